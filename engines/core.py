@@ -1,0 +1,232 @@
+"""The engine contract shared by every game (DESIGN.md section 2, binding).
+
+Engines are pure: no discord import, no I/O, no clock and no module-level randomness. The bot
+layer only ever sees what `view` and `Event` give it, which is how hidden cards stay hidden.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+Seat = int
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+# --------------------------------------------------------------------------- errors
+class GameError(Exception):
+    """Base of every rules error; `code` lets the bot pick a friendly message."""
+
+    code: ClassVar[str] = "game_error"
+
+
+class InvalidActionError(GameError, ValueError):
+    """The input is malformed or cannot be understood (e.g. a card name that does not parse)."""
+
+    code = "invalid"
+
+
+class IllegalActionError(GameError, ValueError):
+    """The action is well formed but not legal in this state."""
+
+    code = "illegal"
+
+
+class NotYourTurnError(IllegalActionError):
+    """The seat is not in `to_act` right now."""
+
+    code = "not_your_turn"
+
+
+class GameOverError(IllegalActionError):
+    """The game has already ended."""
+
+    code = "game_over"
+
+
+class StaleStateError(GameError):
+    """A button or command refers to an older version of the table (raised by the bot layer)."""
+
+    code = "stale"
+
+
+# --------------------------------------------------------------------------- steps and events
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, for logs and renderers.
+
+    `text` is short human text in which seats appear as `{P0}`, `{P1}`, ... so the bot can put
+    display names in. `visible_to=None` means everyone may see it; otherwise only those seats.
+    A secret happening is emitted twice: a private event to the seats who know, and a public
+    one without the secret ("{P1} drew a card").
+    """
+
+    kind: str
+    text: str
+    visible_to: frozenset[int] | None = None
+    data: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    def visible(self, seat: Seat | None) -> bool:
+        return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+
+def public(kind: str, text: str, **data: Any) -> Event:
+    return Event(kind, text, None, data)
+
+
+def private(seats: int | frozenset[int] | set[int] | Sequence[int], kind: str, text: str,
+            **data: Any) -> Event:
+    who = frozenset([seats]) if isinstance(seats, int) else frozenset(seats)
+    return Event(kind, text, who, data)
+
+
+@dataclass(frozen=True, slots=True)
+class Step(Generic[S]):
+    state: S
+    events: tuple[Event, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of a finished game. `reason` says why it ended (a cap included)."""
+
+    scores: dict[int, float]
+    winners: frozenset[int]
+    reason: str
+
+
+_SEAT_RE = re.compile(r"\{P(\d+)\}")
+
+
+def render_seats(text: str, names: Sequence[str]) -> str:
+    """Replace `{P3}` placeholders with display names (used by logs, tests and the bot)."""
+    return _SEAT_RE.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names)
+                        else f"Seat {int(m.group(1)) + 1}", text)
+
+
+# --------------------------------------------------------------------------- randomness
+def rng_for(seed: int | str, counter: int) -> random.Random:
+    """A generator for one chance event: the state stores (seed, counter), never RNG internals."""
+    return random.Random(f"{seed}:{counter}")
+
+
+class SeededState:
+    """Mixin for state classes that carry `seed` and `rng_counter` fields."""
+
+    seed: int
+    rng_counter: int
+
+    def next_rng(self) -> random.Random:
+        rng = rng_for(self.seed, self.rng_counter)
+        self.rng_counter += 1
+        return rng
+
+
+# --------------------------------------------------------------------------- options
+class GameOptions(BaseModel):
+    """Base for every game's `Options`: strict, immutable, every field described and bounded."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+
+
+# --------------------------------------------------------------------------- the engine base
+class Engine(Generic[S, A]):
+    """Base class of every game engine.
+
+    Subclasses implement the contract members. The helpers here are shared so no game
+    re-implements turn checks, AI plumbing or text parsing.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    Options: ClassVar[type[GameOptions]]
+
+    # ---- contract (override) -------------------------------------------------------------
+    def new_game(self, n_players: int, seed: int, options: GameOptions | None = None) -> S:
+        raise NotImplementedError
+
+    def to_act(self, state: S) -> frozenset[int]:
+        raise NotImplementedError
+
+    def legal_actions(self, state: S, seat: Seat) -> Sequence[A]:
+        raise NotImplementedError
+
+    def apply(self, state: S, seat: Seat, action: A) -> Step[S]:
+        raise NotImplementedError
+
+    def view(self, state: S, seat: Seat | None) -> dict:
+        raise NotImplementedError
+
+    def outcome(self, state: S) -> Outcome | None:
+        raise NotImplementedError
+
+    def describe(self, state: S, action: A) -> str:
+        raise NotImplementedError
+
+    def determinize(self, state: S, seat: Seat, rng: random.Random) -> S:
+        raise NotImplementedError
+
+    def dump(self, state: S) -> str:
+        raise NotImplementedError
+
+    def load(self, text: str) -> S:
+        raise NotImplementedError
+
+    # ---- extensions used by the bot (override where the default does not fit) -------------
+    def menu_path(self, state: S, action: A) -> tuple[str, ...]:
+        """Labels for the turn panel's successive choices, e.g. ("Cast", "7♠ + 7♥", "→ Bob").
+
+        Actions sharing a prefix are grouped; the default is one flat choice.
+        """
+        return (self.describe(state, action),)
+
+    def default_action(self, state: S, seat: Seat) -> A:
+        """What a turn timer plays for a seat that let its time run out."""
+        return self.legal_actions(state, seat)[0]
+
+    def ai_policy(self, state: S, seat: Seat, rng: random.Random) -> A:
+        """Pick an action from a determinized state (override with real play)."""
+        return rng.choice(list(self.legal_actions(state, seat)))
+
+    def ai_action(self, state: S, seat: Seat, rng: random.Random) -> A:
+        """The AI's move. It only ever sees a determinized state, so it cannot peek."""
+        return self.ai_policy(self.determinize(state, seat, rng), seat, rng)
+
+    def secret_labels(self, state: S, seat: Seat | None) -> frozenset[str]:
+        """Labels (as rendered, e.g. "Q♠") of cards hidden from `seat`: used by leak checks."""
+        return frozenset()
+
+    def options_of(self, state: S) -> GameOptions:
+        return state.options  # type: ignore[attr-defined]
+
+    # ---- shared helpers -------------------------------------------------------------------
+    def parse_options(self, options: GameOptions | Mapping[str, Any] | None) -> GameOptions:
+        if options is None:
+            return self.Options()
+        if isinstance(options, GameOptions):
+            return options
+        return self.Options.model_validate(dict(options))
+
+    def check_turn(self, state: S, seat: Seat) -> None:
+        """Raise the right error if `seat` may not act now."""
+        if self.outcome(state) is not None:
+            raise GameOverError("The game is over.")
+        if seat not in self.to_act(state):
+            raise NotYourTurnError("It is not your turn.")
+
+    def check_legal(self, state: S, seat: Seat, action: A) -> None:
+        """Generic legality check: the action must be one `legal_actions` lists."""
+        self.check_turn(state, seat)
+        if action not in self.legal_actions(state, seat):
+            raise IllegalActionError("That move is not allowed right now.")
+
+    def __repr__(self) -> str:
+        return f"<engine {self.name}>"
