@@ -1,0 +1,742 @@
+"""Taboo: a Tablanette-style adding game (seeds/taboo.txt, RULINGS.md "Taboo").
+
+Players capture face-up cards by value (one card of the same value and/or a group that adds up
+to it); clearing the whole row scores the cards. Jacks sweep the row away, jokers make everyone
+else draw. The game ends as soon as someone's hand is empty: points pile minus hand.
+
+Suits never matter in this game, so captures name row cards by *value*: the engine takes the
+first matching face-up cards in row order. That keeps actions unambiguous with two decks
+(identical duplicates) and keeps the action list short.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pydantic import Field
+
+from engines.cards import JOKER, Card, make_deck
+from engines.core import (
+    Engine,
+    Event,
+    GameOptions,
+    GameOverError,
+    IllegalActionError,
+    NotYourTurnError,
+    Outcome,
+    SeededState,
+    Step,
+    private,
+    public,
+)
+
+HAND_SIZE = 5
+ROW_SIZE = 4
+JACK_RANK = 11
+
+# Card value by rank: A 1, 2-10 face, Q 11, K 12; J and joker 0 (they are special).
+VALUE = {0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 10: 10, 11: 0, 12: 11,
+         13: 12}
+
+# Phases of the seat to act.
+TURN = "turn"  # a normal turn: capture, jack, joker or draw
+EMPTY = "empty_row"  # the row was empty at the start of the turn: draw is the only move
+USE = "use_drawn"  # after a normal draw: use the drawn card at once or place a hand card
+PLACE = "place"  # after an empty-row draw (or a skipped draw): place a hand card
+OVER = "over"
+
+_ALL_CARDS = {c.code: c for c in make_deck(jokers=1)}
+
+
+def value(card: Card) -> int:
+    return VALUE[card.rank]
+
+
+def is_special(card: Card) -> bool:
+    """Jacks and jokers have no value and their own moves."""
+    return card.rank == JACK_RANK or card.rank == 0
+
+
+# --------------------------------------------------------------------------- options
+class TabooOptions(GameOptions):
+    """Table options for Taboo."""
+
+    max_turns: int = Field(
+        500, ge=20, le=5000,
+        description="Safety cap: the game ends after this many turns, scored as it stands.")
+    two_decks_from: int = Field(
+        5, ge=2, le=7,
+        description="Play with two decks (108 cards) from this many players on (7 = never).")
+
+
+# --------------------------------------------------------------------------- actions
+@dataclass(frozen=True, slots=True)
+class Capture:
+    """Play `card` (value v) and take one face-up card of value v (`single`) and/or a group of
+    two or more face-up cards whose values are `group` (sorted high to low, summing to v)."""
+
+    card: Card
+    single: bool
+    group: tuple[int, ...] = ()
+    kind: str = "capture"
+
+
+@dataclass(frozen=True, slots=True)
+class Jack:
+    """Play a jack: the whole row goes to the discard pile with it (no points)."""
+
+    kind: str = "jack"
+
+
+@dataclass(frozen=True, slots=True)
+class Joker:
+    """Play a joker: every other player draws a card."""
+
+    kind: str = "joker"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Take the top card of the stock (the turn then goes on with a use-or-place choice)."""
+
+    kind: str = "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Put a hand card face up in the row (ends the turn after a draw)."""
+
+    card: Card
+    kind: str = "place"
+
+
+Action = Capture | Jack | Joker | Draw | Place
+_DRAW = Draw()
+_JACK = Jack()
+_JOKER = Joker()
+
+
+# --------------------------------------------------------------------------- state
+@dataclass(slots=True, eq=False)
+class TabooState(SeededState):
+    n: int
+    seed: int
+    rng_counter: int
+    options: TabooOptions
+    hands: list[list[Card]]
+    row: list[Card]
+    stock: list[Card]  # the top card is the last one
+    discard: list[Card]  # the top card is the last one
+    points: list[list[Card]]
+    dealer: int
+    current: int
+    phase: str
+    drawn: Card | None = None  # the card the current seat just drew (private to it)
+    turns: int = 0
+    reshuffles: int = 0
+    finisher: int | None = None  # the seat that emptied its hand
+    capped: bool = False
+    shown: frozenset[str] = frozenset()  # labels of every card ever shown to everyone
+    cache: tuple | None = None  # legal actions of the current seat (never cloned)
+
+    def clone(self) -> TabooState:
+        return TabooState(
+            self.n, self.seed, self.rng_counter, self.options,
+            [h[:] for h in self.hands], self.row[:], self.stock[:], self.discard[:],
+            [p[:] for p in self.points], self.dealer, self.current, self.phase, self.drawn,
+            self.turns, self.reshuffles, self.finisher, self.capped, self.shown, None)
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+
+# --------------------------------------------------------------------------- capture search
+@lru_cache(maxsize=8192)
+def capture_options(counts: tuple[int, ...], v: int) -> tuple[tuple[bool, tuple[int, ...]], ...]:
+    """Every way a card of value `v` can capture from a row with `counts[value]` cards.
+
+    Returns (single, group) pairs, full-row captures first, then larger takes first. Zeros
+    (face-up jacks or jokers, which only get there when a hand holds nothing else) may join a
+    group since they add nothing to its sum.
+    """
+    results: list[tuple[bool, tuple[int, ...]]] = []
+    total_cards = sum(counts)
+    for single in (True, False):
+        avail = list(counts)
+        if single:
+            if avail[v] == 0:
+                continue
+            avail[v] -= 1
+        groups: list[tuple[int, ...]] = []
+        _groups(avail, v, min(v, 12), [], groups)
+        if single:
+            results.append((True, ()))
+        results.extend((single, g) for g in groups)
+
+    def key(opt: tuple[bool, tuple[int, ...]]) -> tuple[int, int]:
+        taken = int(opt[0]) + len(opt[1])
+        return (0 if taken == total_cards else 1, -taken)
+
+    results.sort(key=key)
+    return tuple(results)
+
+
+def _groups(avail: list[int], remaining: int, top: int, acc: list[int],
+            out: list[tuple[int, ...]]) -> None:
+    if remaining == 0:
+        for zeros in range(avail[0] + 1):
+            if len(acc) + zeros >= 2:
+                out.append((*acc, *([0] * zeros)))
+        return
+    for val in range(min(top, remaining), 0, -1):
+        if avail[val] == 0:
+            continue
+        avail[val] -= 1
+        acc.append(val)
+        _groups(avail, remaining - val, val, acc, out)
+        acc.pop()
+        avail[val] += 1
+
+
+def row_counts(row: list[Card]) -> tuple[int, ...]:
+    counts = [0] * 13
+    for card in row:
+        counts[VALUE[card.rank]] += 1
+    return tuple(counts)
+
+
+def resolve_capture(row: list[Card], v: int, single: bool, group: tuple[int, ...]
+                    ) -> tuple[list[int], list[int]]:
+    """Row indices taken by a capture: the first matching cards in row order."""
+    used: set[int] = set()
+
+    def first(val: int) -> int:
+        for i, card in enumerate(row):
+            if i not in used and VALUE[card.rank] == val:
+                used.add(i)
+                return i
+        raise IllegalActionError("Those face-up cards are not in the row.")
+
+    single_idx = [first(v)] if single else []
+    group_idx = [first(val) for val in group]
+    return single_idx, group_idx
+
+
+def clearing_values(row_vals: list[int]) -> set[int]:
+    """Values of a hand card that would take the whole row (used by the AI and hints)."""
+    if not row_vals:
+        return set()
+    total = sum(row_vals)
+    out: set[int] = set()
+    if len(row_vals) == 1 and row_vals[0] > 0:
+        out.add(row_vals[0])
+    if len(row_vals) >= 2 and 1 <= total <= 12:
+        out.add(total)
+    if len(row_vals) >= 3 and total % 2 == 0 and 1 <= total // 2 <= 12 and total // 2 in row_vals:
+        out.add(total // 2)
+    return out
+
+
+def vals_text(values: tuple[int, ...] | list[int]) -> str:
+    return ",".join(str(x) for x in values)
+
+
+# --------------------------------------------------------------------------- the engine
+class TabooEngine(Engine[TabooState, Action]):
+    name = "taboo"
+    title = "Taboo"
+    min_players = 2
+    max_players = 6
+    Options = TabooOptions
+
+    # ---- setup --------------------------------------------------------------------------
+    def new_game(self, n_players: int, seed: int, options=None) -> TabooState:
+        opts = self.parse_options(options)
+        if not self.min_players <= n_players <= self.max_players:
+            raise ValueError(f"Taboo needs {self.min_players}-{self.max_players} players.")
+        decks = 2 if n_players >= opts.two_decks_from else 1
+        state = TabooState(n=n_players, seed=seed, rng_counter=0, options=opts,
+                           hands=[[] for _ in range(n_players)], row=[], stock=[], discard=[],
+                           points=[[] for _ in range(n_players)], dealer=0, current=0,
+                           phase=TURN)
+        rng = state.next_rng()
+        deck = make_deck(jokers=2, decks=decks)
+        rng.shuffle(deck)
+        state.dealer = rng.randrange(n_players)
+        state.stock = deck
+        for _ in range(HAND_SIZE):
+            for k in range(n_players):
+                seat = (state.dealer + 1 + k) % n_players
+                state.hands[seat].append(state.stock.pop())
+        for hand in state.hands:
+            hand.sort()
+        # Turn up four cards; a jack or joker goes back somewhere below the top of the stock.
+        tries = 0
+        while len(state.row) < ROW_SIZE:
+            card = state.stock.pop()
+            if not is_special(card):
+                state.row.append(card)
+                continue
+            tries += 1
+            if tries > 200:  # cannot happen in practice; keeps setup bounded regardless
+                idx = next(i for i, c in enumerate(state.stock) if not is_special(c))
+                state.row.append(state.stock.pop(idx))
+                state.stock.insert(0, card)
+                continue
+            state.stock.insert(rng.randrange(len(state.stock)), card)
+        state.shown = frozenset(str(c) for c in state.row)
+        state.current = (state.dealer + 1) % n_players
+        state.phase = TURN
+        return state
+
+    # ---- turn order ---------------------------------------------------------------------
+    def to_act(self, state: TabooState) -> frozenset[int]:
+        if state.phase == OVER:
+            return frozenset()
+        return frozenset((state.current,))
+
+    def legal_actions(self, state: TabooState, seat: int) -> tuple[Action, ...]:
+        if state.phase == OVER or seat != state.current:
+            return ()
+        if state.cache is None:
+            state.cache = self._legal(state)
+        return state.cache
+
+    def _legal(self, state: TabooState) -> tuple[Action, ...]:
+        hand = state.hands[state.current]
+        phase = state.phase
+        if phase == EMPTY:
+            return (_DRAW,)
+        if phase == PLACE:
+            return self._places(hand)
+        out: list[Action] = []
+        counts = row_counts(state.row)
+        if phase == TURN:
+            seen: set[Card] = set()
+            has_jack = has_joker = False
+            for card in hand:
+                if card.rank == JACK_RANK:
+                    has_jack = True
+                elif card.rank == 0:
+                    has_joker = True
+                elif card not in seen:
+                    seen.add(card)
+                    for single, group in capture_options(counts, VALUE[card.rank]):
+                        out.append(Capture(card, single, group))
+            if has_jack:
+                out.append(_JACK)
+            if has_joker:
+                out.append(_JOKER)
+            out.append(_DRAW)
+            return tuple(out)
+        # USE: the drawn card at once, or place any hand card
+        drawn = state.drawn
+        if drawn is not None:
+            if drawn.rank == JACK_RANK:
+                out.append(_JACK)
+            elif drawn.rank == 0:
+                out.append(_JOKER)
+            else:
+                for single, group in capture_options(counts, VALUE[drawn.rank]):
+                    out.append(Capture(drawn, single, group))
+        out.extend(self._places(hand))
+        return tuple(out)
+
+    @staticmethod
+    def _places(hand: list[Card]) -> tuple[Action, ...]:
+        plain = [c for c in hand if not is_special(c)]
+        pool = plain if plain else hand
+        seen: list[Card] = []
+        for card in pool:
+            if card not in seen:
+                seen.append(card)
+        return tuple(Place(c) for c in seen)
+
+    # ---- applying moves -----------------------------------------------------------------
+    def apply(self, state: TabooState, seat: int, action: Action) -> Step[TabooState]:
+        if state.phase == OVER:
+            raise GameOverError("The game is over.")
+        if seat != state.current:
+            raise NotYourTurnError("It is not your turn.")
+        if action not in self.legal_actions(state, seat):
+            raise IllegalActionError("That move is not allowed right now.")
+        s = state.clone()
+        events: list[Event] = []
+        kind = action.kind
+        if kind == "capture":
+            self._capture(s, seat, action, events)  # type: ignore[arg-type]
+        elif kind == "jack":
+            self._jack(s, seat, events)
+        elif kind == "joker":
+            self._joker(s, seat, events)
+        elif kind == "draw":
+            self._draw_step(s, seat, events)
+            return Step(s, tuple(events))
+        else:
+            self._place(s, seat, action.card, events)  # type: ignore[union-attr]
+        self._end_turn(s, seat, events)
+        return Step(s, tuple(events))
+
+    def _take_from_hand(self, s: TabooState, seat: int, card: Card) -> None:
+        hand = s.hands[seat]
+        if s.drawn is not None and s.drawn == card:
+            # remove the drawn copy (identical anyway): the last equal card
+            for i in range(len(hand) - 1, -1, -1):
+                if hand[i] == card:
+                    del hand[i]
+                    return
+        hand.remove(card)
+
+    def _show(self, s: TabooState, cards: list[Card]) -> None:
+        labels = {str(c) for c in cards}
+        if not labels <= s.shown:
+            s.shown = s.shown | labels
+
+    def _capture(self, s: TabooState, seat: int, action: Capture, events: list[Event]) -> None:
+        v = VALUE[action.card.rank]
+        single_idx, group_idx = resolve_capture(s.row, v, action.single, action.group)
+        taken_idx = set(single_idx) | set(group_idx)
+        single_cards = [s.row[i] for i in single_idx]
+        group_cards = [s.row[i] for i in group_idx]
+        self._take_from_hand(s, seat, action.card)
+        s.row = [c for i, c in enumerate(s.row) if i not in taken_idx]
+        pile = [action.card, *single_cards, *group_cards]
+        self._show(s, pile)
+        text = self.capture_text(action)
+        labels = " + ".join(
+            part for part in (
+                " ".join(str(c) for c in single_cards),
+                f"({','.join(str(c) for c in group_cards)})" if group_cards else "",
+            ) if part)
+        if not s.row:
+            s.points[seat].extend(pile)
+            gained = sum(VALUE[c.rank] for c in pile)
+            events.append(public(
+                "capture", f"{{P{seat}}} plays {action.card}: {text} ({labels}) and clears "
+                f"the row: +{gained} points.", seat=seat, card=action.card.code,
+                taken=[c.code for c in pile[1:]], cleared=True, points=gained))
+        else:
+            s.discard.extend(pile)
+            events.append(public(
+                "capture", f"{{P{seat}}} plays {action.card}: {text} ({labels}); the cards go "
+                "to the discard pile.", seat=seat, card=action.card.code,
+                taken=[c.code for c in pile[1:]], cleared=False, points=0))
+
+    def _jack(self, s: TabooState, seat: int, events: list[Event]) -> None:
+        jack = s.drawn if s.phase == USE and s.drawn is not None else next(
+            c for c in s.hands[seat] if c.rank == JACK_RANK)
+        self._take_from_hand(s, seat, jack)
+        swept = s.row
+        s.discard.extend(swept)
+        s.discard.append(jack)
+        s.row = []
+        self._show(s, [jack])
+        events.append(public("jack", f"{{P{seat}}} plays {jack}: the row ({len(swept)} cards) "
+                             "goes to the discard pile.", seat=seat, card=jack.code,
+                             swept=[c.code for c in swept]))
+
+    def _joker(self, s: TabooState, seat: int, events: list[Event]) -> None:
+        self._take_from_hand(s, seat, JOKER)
+        s.discard.append(JOKER)
+        self._show(s, [JOKER])
+        events.append(public("joker", f"{{P{seat}}} plays {JOKER}: everyone else draws a card.",
+                             seat=seat, card=JOKER.code))
+        for k in range(1, s.n):
+            other = (seat + k) % s.n
+            card = self._draw(s, events)
+            if card is None:
+                events.append(public("draw_skipped", f"No card left for {{P{other}}} to draw.",
+                                     seat=other))
+                continue
+            self._add_to_hand(s, other, card)
+            events.append(private(other, "drew", f"You drew {card}.", seat=other,
+                                  card=card.code))
+            events.append(public("draw", f"{{P{other}}} draws a card.", seat=other))
+
+    def _draw(self, s: TabooState, events: list[Event]) -> Card | None:
+        """Top card of the stock, reshuffling the discard pile into a new stock if needed."""
+        if not s.stock:
+            if not s.discard:
+                return None
+            s.stock = s.discard
+            s.discard = []
+            s.next_rng().shuffle(s.stock)
+            s.reshuffles += 1
+            events.append(public("reshuffle", f"The discard pile ({len(s.stock)} cards) is "
+                                 "shuffled into a new stock.", size=len(s.stock)))
+        return s.stock.pop()
+
+    @staticmethod
+    def _add_to_hand(s: TabooState, seat: int, card: Card) -> None:
+        hand = s.hands[seat]
+        i = len(hand)
+        while i > 0 and card < hand[i - 1]:
+            i -= 1
+        hand.insert(i, card)
+
+    def _draw_step(self, s: TabooState, seat: int, events: list[Event]) -> None:
+        card = self._draw(s, events)
+        empty = s.phase == EMPTY
+        if card is None:
+            s.drawn = None
+            s.phase = PLACE
+            events.append(public("draw_skipped", f"Stock and discard pile are empty: {{P{seat}}} "
+                                 "cannot draw and must place a hand card.", seat=seat))
+            return
+        self._add_to_hand(s, seat, card)
+        s.drawn = card
+        s.phase = PLACE if empty else USE
+        follow = ("place it or another hand card face up" if empty
+                  else "use it at once or place a hand card face up")
+        events.append(private(seat, "drew", f"You drew {card}: {follow}.", seat=seat,
+                              card=card.code))
+        events.append(public("draw", f"{{P{seat}}} draws a card.", seat=seat))
+
+    def _place(self, s: TabooState, seat: int, card: Card, events: list[Event]) -> None:
+        self._take_from_hand(s, seat, card)
+        s.row.append(card)
+        self._show(s, [card])
+        events.append(public("place", f"{{P{seat}}} places {card} face up.", seat=seat,
+                             card=card.code))
+
+    def _end_turn(self, s: TabooState, seat: int, events: list[Event]) -> None:
+        s.drawn = None
+        if not s.hands[seat]:
+            s.finisher = seat
+            self._finish(s, events, f"{{P{seat}}} played their last card.")
+            return
+        s.turns += 1
+        if s.turns >= s.options.max_turns:
+            s.capped = True
+            self._finish(s, events, f"The turn limit ({s.options.max_turns}) was reached.")
+            return
+        s.current = (seat + 1) % s.n
+        s.phase = TURN if s.row else EMPTY
+        if not s.row:
+            events.append(public("empty_row", f"The row is empty: {{P{s.current}}} must draw "
+                                 "and place a card face up.", seat=s.current))
+
+    def _finish(self, s: TabooState, events: list[Event], reason: str) -> None:
+        s.phase = OVER
+        for hand in s.hands:
+            self._show(s, hand)
+        result = self.outcome(s)
+        assert result is not None
+        lines = ", ".join(f"{{P{k}}} {result.scores[k]:g}" for k in range(s.n))
+        events.append(public("game_over", f"Game over. {reason} Scores: {lines}.",
+                             scores={str(k): v for k, v in result.scores.items()},
+                             winners=sorted(result.winners), reason=reason))
+
+    # ---- results ------------------------------------------------------------------------
+    def score(self, state: TabooState, seat: int) -> int:
+        """Points pile minus hand (used for the final result and the AI)."""
+        return (sum(VALUE[c.rank] for c in state.points[seat])
+                - sum(VALUE[c.rank] for c in state.hands[seat]))
+
+    def outcome(self, state: TabooState) -> Outcome | None:
+        if state.phase != OVER:
+            return None
+        scores = {k: float(self.score(state, k)) for k in range(state.n)}
+        best = max(scores.values())
+        winners = frozenset(k for k, v in scores.items() if v == best)
+        if state.capped:
+            reason = (f"The turn limit ({state.options.max_turns}) was reached; "
+                      "scored as it stood.")
+        else:
+            reason = f"{{P{state.finisher}}} played their last card."
+        return Outcome(scores, winners, reason)
+
+    # ---- text ---------------------------------------------------------------------------
+    @staticmethod
+    def capture_text(action: Capture) -> str:
+        """"7 takes 7 + (3,4)": the style of the /taboo play command."""
+        v = VALUE[action.card.rank]
+        parts = []
+        if action.single:
+            parts.append(str(v))
+        if action.group:
+            parts.append(f"({vals_text(action.group)})")
+        return f"{v} takes {' + '.join(parts)}"
+
+    def describe(self, state: TabooState, action: Action) -> str:
+        kind = getattr(action, "kind", None)
+        if kind == "capture":
+            return self.capture_text(action)  # type: ignore[arg-type]
+        if kind == "jack":
+            return "Jack: clear the row to the discard pile"
+        if kind == "joker":
+            return "Joker: everyone else draws a card"
+        if kind == "draw":
+            return "Draw the top card of the stock"
+        if kind == "place":
+            return f"Place {action.card} face up"  # type: ignore[union-attr]
+        return str(action)
+
+    def menu_path(self, state: TabooState, action: Action) -> tuple[str, ...]:
+        kind = action.kind
+        if kind == "capture":
+            cap: Capture = action  # type: ignore[assignment]
+            try:
+                single_idx, group_idx = resolve_capture(state.row, VALUE[cap.card.rank],
+                                                        cap.single, cap.group)
+            except IllegalActionError:
+                return ("Capture", str(cap.card), self.capture_text(cap))
+            parts = []
+            if single_idx:
+                parts.append(str(state.row[single_idx[0]]))
+            if group_idx:
+                parts.append("(" + ",".join(str(state.row[i]) for i in group_idx) + ")")
+            label = "takes " + " + ".join(parts)
+            if len(single_idx) + len(group_idx) == len(state.row):
+                label += " (clears the row)"
+            if len(label) > 80:
+                label = label[:77] + "..."
+            return ("Capture", str(cap.card), label)
+        if kind == "place":
+            return ("Place", str(action.card))  # type: ignore[union-attr]
+        if kind == "jack":
+            return ("Jack (clear the row)",)
+        if kind == "joker":
+            return ("Joker (others draw)",)
+        return ("Draw",)
+
+    # ---- timer and AI -------------------------------------------------------------------
+    def default_action(self, state: TabooState, seat: int) -> Action:
+        """Clear the row if a capture can; otherwise draw; when placing, the lowest card."""
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            raise IllegalActionError("That seat has nothing to do.")
+        best: Capture | None = None
+        best_pts = -1
+        for a in legal:
+            if a.kind == "capture":
+                cap: Capture = a  # type: ignore[assignment]
+                if int(cap.single) + len(cap.group) == len(state.row):
+                    pts = VALUE[cap.card.rank] + sum(cap.group) + (
+                        VALUE[cap.card.rank] if cap.single else 0)
+                    if pts > best_pts:
+                        best, best_pts = cap, pts
+        if best is not None:
+            return best
+        if _DRAW in legal:
+            return _DRAW
+        places = [a for a in legal if a.kind == "place"]
+        return min(places, key=lambda a: (VALUE[a.card.rank], a.card))  # type: ignore
+
+    def ai_policy(self, state: TabooState, seat: int, rng: random.Random) -> Action:
+        from engines.taboo_ai import choose
+
+        return choose(self, state, seat, rng)
+
+    # ---- hidden information ---------------------------------------------------------------
+    def determinize(self, state: TabooState, seat: int, rng: random.Random) -> TabooState:
+        """Shuffle every card `seat` cannot see (other hands, stock) and deal them back."""
+        s = state.clone()
+        # Once the game is over every hand is shown; only the stock stays hidden.
+        others = [k for k in range(s.n) if k != seat and s.phase != OVER]
+        pool = list(s.stock)
+        for k in others:
+            pool.extend(s.hands[k])
+        rng.shuffle(pool)
+        pos = 0
+        for k in others:
+            size = len(s.hands[k])
+            s.hands[k] = sorted(pool[pos:pos + size])
+            pos += size
+        s.stock = pool[pos:]
+        if s.drawn is not None and s.current != seat and s.phase != OVER:
+            s.drawn = rng.choice(s.hands[s.current])
+        return s
+
+    def secret_labels(self, state: TabooState, seat: int | None) -> frozenset[str]:
+        hidden = {str(c) for c in state.stock}
+        for k in range(state.n):
+            if k != seat:
+                hidden.update(str(c) for c in state.hands[k])
+        if seat is not None:
+            hidden.difference_update(str(c) for c in state.hands[seat])
+        return frozenset(hidden - state.shown)
+
+    # ---- views ----------------------------------------------------------------------------
+    @staticmethod
+    def _card_view(card: Card) -> dict:
+        return {"card": str(card), "code": card.code, "value": VALUE[card.rank],
+                "special": "jack" if card.rank == JACK_RANK else "joker" if card.rank == 0
+                else None}
+
+    def view(self, state: TabooState, seat: int | None) -> dict:
+        over = state.phase == OVER
+        out: dict = {
+            "game": self.name,
+            "players": state.n,
+            "dealer": state.dealer,
+            "current": None if over else state.current,
+            "phase": state.phase,
+            "turn": state.turns + (0 if over else 1),
+            "max_turns": state.options.max_turns,
+            "decks": 2 if state.n >= state.options.two_decks_from else 1,
+            "row": [dict(self._card_view(c), index=i) for i, c in enumerate(state.row)],
+            "row_total": sum(VALUE[c.rank] for c in state.row),
+            "stock_size": len(state.stock),
+            "discard_size": len(state.discard),
+            "discard_top": str(state.discard[-1]) if state.discard else None,
+            "reshuffles": state.reshuffles,
+            "hand_sizes": [len(h) for h in state.hands],
+            "points": [{"cards": [str(c) for c in p], "total": sum(VALUE[c.rank] for c in p)}
+                       for p in state.points],
+            "you": seat,
+        }
+        if seat is not None:
+            hand = state.hands[seat]
+            out["hand"] = [self._card_view(c) for c in hand]
+            out["hand_total"] = sum(VALUE[c.rank] for c in hand)
+            out["score_now"] = self.score(state, seat)
+            if not over and seat == state.current and state.drawn is not None:
+                out["drawn"] = str(state.drawn)
+        if over:
+            result = self.outcome(state)
+            assert result is not None
+            out["final_hands"] = [[str(c) for c in h] for h in state.hands]
+            out["outcome"] = {"scores": [result.scores[k] for k in range(state.n)],
+                              "winners": sorted(result.winners), "reason": result.reason}
+        return out
+
+    # ---- persistence ----------------------------------------------------------------------
+    def dump(self, state: TabooState) -> str:
+        def codes(cards: list[Card]) -> list[str]:
+            return [c.code for c in cards]
+
+        return json.dumps({
+            "n": state.n, "seed": state.seed, "rng_counter": state.rng_counter,
+            "options": state.options.model_dump(),
+            "hands": [codes(h) for h in state.hands], "row": codes(state.row),
+            "stock": codes(state.stock), "discard": codes(state.discard),
+            "points": [codes(p) for p in state.points], "dealer": state.dealer,
+            "current": state.current, "phase": state.phase,
+            "drawn": state.drawn.code if state.drawn is not None else None,
+            "turns": state.turns, "reshuffles": state.reshuffles, "finisher": state.finisher,
+            "capped": state.capped, "shown": sorted(state.shown),
+        }, ensure_ascii=False, sort_keys=True)
+
+    def load(self, text: str) -> TabooState:
+        d = json.loads(text)
+
+        def cards(codes: list[str]) -> list[Card]:
+            return [_ALL_CARDS[c] for c in codes]
+
+        return TabooState(
+            n=d["n"], seed=d["seed"], rng_counter=d["rng_counter"],
+            options=self.Options.model_validate(d["options"]),
+            hands=[cards(h) for h in d["hands"]], row=cards(d["row"]), stock=cards(d["stock"]),
+            discard=cards(d["discard"]), points=[cards(p) for p in d["points"]],
+            dealer=d["dealer"], current=d["current"], phase=d["phase"],
+            drawn=_ALL_CARDS[d["drawn"]] if d["drawn"] else None, turns=d["turns"],
+            reshuffles=d["reshuffles"], finisher=d["finisher"], capped=d["capped"],
+            shown=frozenset(d["shown"]))
+
+
+ENGINE = TabooEngine()
