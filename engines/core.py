@@ -188,6 +188,14 @@ class Engine(Generic[S, A]):
         """
         return (self.describe(state, action),)
 
+    def waiting_for(self, state: S) -> frozenset[int]:
+        """Seats the game is waiting on (turn timers apply to them); default: `to_act`.
+
+        A game where others *may* act at any time (e.g. enforcing a rule) returns only the
+        seats that *must* act; the others are optional actors.
+        """
+        return self.to_act(state)
+
     def default_action(self, state: S, seat: Seat) -> A:
         """What a turn timer plays for a seat that let its time run out."""
         return self.legal_actions(state, seat)[0]
@@ -196,8 +204,12 @@ class Engine(Generic[S, A]):
         """Pick an action from a determinized state (override with real play)."""
         return rng.choice(list(self.legal_actions(state, seat)))
 
-    def ai_action(self, state: S, seat: Seat, rng: random.Random) -> A:
-        """The AI's move. It only ever sees a determinized state, so it cannot peek."""
+    def ai_action(self, state: S, seat: Seat, rng: random.Random) -> A | None:
+        """The AI's move. It only ever sees a determinized state, so it cannot peek.
+
+        For an optional actor (in `to_act` but not `waiting_for`) it may return None: the AI
+        does not want to act now.
+        """
         return self.ai_policy(self.determinize(state, seat, rng), seat, rng)
 
     def secret_labels(self, state: S, seat: Seat | None) -> frozenset[str]:

@@ -1,0 +1,57 @@
+"""`python -m bot`: start the bot, or explain in one sentence why it cannot start (exit 2)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+
+from bot.settings import TOKEN_HELP, SettingsError, load_settings
+
+
+async def _run(settings) -> None:
+    from bot.app import create_bot
+
+    bot = create_bot(settings)
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stopping.set)
+        except NotImplementedError:  # pragma: no cover - Windows
+            pass
+    runner = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()))
+    waiter = asyncio.create_task(stopping.wait())
+    done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    if waiter in done:
+        logging.getLogger("cardtable").info("shutting down")
+        await bot.close()
+    waiter.cancel()
+    await asyncio.gather(runner, return_exceptions=waiter in done)
+
+
+def main() -> int:
+    try:
+        settings = load_settings()
+    except SettingsError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
+        print(TOKEN_HELP, file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.log_level,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    import discord
+
+    try:
+        asyncio.run(_run(settings))
+    except discord.LoginFailure:
+        print("Discord rejected the token in DISCORD_TOKEN: copy it again from the developer "
+              "portal (Bot → Reset Token) and update your environment or .env.", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,94 @@
+"""The bot factory. Tests and the process entry point both build the bot with `create_bot`."""
+
+from __future__ import annotations
+
+import logging
+import pkgutil
+from pathlib import Path
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.settings import Settings
+from bot.storage import Storage
+
+log = logging.getLogger("cardtable")
+COGS_DIR = Path(__file__).resolve().parents[1] / "cogs"
+
+
+def cog_modules() -> list[str]:
+    """Every module in `cogs/` (a game lands by adding its cog file)."""
+    return sorted(f"cogs.{m.name}" for m in pkgutil.iter_modules([str(COGS_DIR)])
+                  if not m.name.startswith("_"))
+
+
+class CardTableBot(commands.Bot):
+    """The bot: owns storage and the table service; cogs reach them through `bot`."""
+
+    def __init__(self, settings: Settings, **kwargs) -> None:
+        intents = discord.Intents.default()
+        intents.message_content = False
+        kwargs.setdefault("guild_ready_timeout", 2.0)
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents,
+                         help_command=None, **kwargs)
+        self.settings = settings
+        self.storage: Storage | None = None
+        self.tree.on_error = self.on_app_command_error
+        from bot.tables.service import TableService  # local: service imports bot types
+        from bot.ui.handlers import TableInteractions
+
+        self.tables = TableService(self)
+        self.table_ui = TableInteractions(self)
+        self.synced_commands: list[app_commands.AppCommand] = []
+
+    async def setup_hook(self) -> None:
+        from bot.ui.components import DYNAMIC_ITEMS
+
+        self.storage = await Storage.open(self.settings.database_path)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        for module in cog_modules():
+            await self.load_extension(module)
+        await self.tables.start()
+        if self.settings.sync_commands:
+            if self.settings.dev_guild_id:
+                guild = discord.Object(id=self.settings.dev_guild_id)
+                self.tree.copy_global_to(guild=guild)
+                self.synced_commands = await self.tree.sync(guild=guild)
+            else:
+                self.synced_commands = await self.tree.sync()
+            log.info("synced %d commands", len(self.synced_commands))
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s in %d guild(s)", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        try:
+            await self.tables.stop()
+        finally:
+            await super().close()
+            if self.storage is not None:
+                await self.storage.close()
+                self.storage = None
+
+    async def on_app_command_error(self, interaction: discord.Interaction,
+                                   error: app_commands.AppCommandError) -> None:
+        """Every failure gets a friendly ephemeral answer; the bot keeps running."""
+        from bot.ui.replies import reply_error
+
+        if isinstance(error, app_commands.CommandNotFound):
+            text = "I don't know that command any more. Try `/help` for the current list."
+        elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
+            text = "You don't have permission to use that command here."
+        elif isinstance(error, app_commands.TransformerError):
+            text = f"I couldn't understand `{error.value}`. Please pick from the suggestions."
+        else:
+            original = getattr(error, "original", error)
+            log.exception("command failed", exc_info=original)
+            text = "Something went wrong on my side; nothing was changed. Please try again."
+        await reply_error(interaction, text)
+
+
+def create_bot(settings: Settings, **kwargs) -> CardTableBot:
+    """Build a fresh bot (no module-level bot object, so tests can make many)."""
+    return CardTableBot(settings, **kwargs)

@@ -1,0 +1,166 @@
+"""Delivery of public and private views: the board, turn notices and DMs.
+
+The publisher renders the table as it is *now* (coalescing bursts of moves into one edit) and
+remembers what each player was last sent, so a private view is DM'd only when it changed.
+A closed DM (403) is reported once in the channel, without the secret.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.ui import render
+from bot.ui.components import TableButton
+from engines.core import render_seats
+
+if TYPE_CHECKING:
+    from bot.app import CardTableBot
+    from bot.tables.live import LiveTable
+    from bot.tables.service import TableService
+
+log = logging.getLogger("cardtable.delivery")
+QUICK_ACTIONS = 4  # a seat with this few choices gets them as buttons on the turn notice
+MENTIONS = discord.AllowedMentions(users=True, roles=False, everyone=False)
+
+
+def _digest(obj) -> str:
+    return hashlib.sha1(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+class Publisher:
+    def __init__(self, bot: CardTableBot, service: TableService) -> None:
+        self.bot = bot
+        self.service = service
+
+    def channel(self, table: LiveTable) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(table.row.channel_id)
+
+    # ------------------------------------------------------------------ one sync
+    async def sync(self, table: LiveTable) -> None:
+        if not table.playing:
+            await self._edit_or_post(table, embed=render.lobby_embed(table),
+                                     view=render.lobby_view(table))
+            await self.service.storage.save_meta(table.row) if not table.finished else None
+            return
+        await self._edit_or_post(table, embeds=render.board_embeds(table),
+                                 view=render.board_view(table))
+        await self._private_views(table)
+        if table.finished:
+            await self._final(table)
+            return
+        await self._turn_notice(table)
+        await self.service.storage.save_meta(table.row)
+
+    async def _edit_or_post(self, table: LiveTable, **content) -> None:
+        channel = self.channel(table)
+        content.setdefault("view", None)
+        if table.row.board_message_id:
+            try:
+                await channel.get_partial_message(table.row.board_message_id).edit(**content)
+                return
+            except discord.NotFound:
+                table.row.board_message_id = None
+        message = await channel.send(**content)
+        table.row.board_message_id = message.id
+
+    async def _private_views(self, table: LiveTable) -> None:
+        sent = table.meta.setdefault("private_sent", {})
+        for seat, info in enumerate(table.seats):
+            events = table.pending_private.pop(seat, [])
+            user_id = info.get("user_id")
+            if not user_id or info.get("ai"):
+                continue
+            digest = _digest(table.engine.view(table.state, seat))
+            if digest == sent.get(str(seat)) and not events:
+                continue
+            sent[str(seat)] = digest
+            await self.dm(table, user_id, embed=render.private_embed(table, seat, events))
+
+    async def dm(self, table: LiveTable, user_id: int, **content) -> bool:
+        """DM a player; on failure tell the channel once (never the secret itself)."""
+        failed = table.meta.setdefault("dm_failed", [])
+        try:
+            channel = await self.bot.create_dm(discord.Object(id=user_id))
+            await channel.send(**content)
+        except discord.HTTPException as exc:
+            if user_id not in failed:
+                failed.append(user_id)
+                log.info("table %s: DM to %s failed (%s)", table.id, user_id, exc)
+                await self.announce(table, f"📪 <@{user_id}>, I can't send you direct messages "
+                                    "(they may be closed for this server). Use the **My hand** "
+                                    f"button or `/{table.ui.command} hand` to see your cards.")
+            return False
+        if user_id in failed:
+            failed.remove(user_id)
+        return True
+
+    async def _turn_notice(self, table: LiveTable) -> None:
+        engine = table.engine
+        humans = sorted(s for s in engine.waiting_for(table.state) if not table.is_ai(s))
+        key = [table.seats[s]["user_id"] for s in humans]
+        if key == table.meta.get("turn_for") and not table.meta.get("turn_refresh"):
+            return
+        table.meta["turn_for"] = key
+        table.meta.pop("turn_refresh", None)
+        channel = self.channel(table)
+        old = table.meta.pop("turn_message_id", None)
+        if old:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old).delete()
+        if not humans:
+            return
+        mentions = " ".join(f"<@{uid}>" for uid in key)
+        view = None
+        if len(humans) == 1:
+            legal = list(engine.legal_actions(table.state, humans[0]))
+            if 0 < len(legal) <= QUICK_ACTIONS:
+                view = discord.ui.View(timeout=None)
+                for index, action in enumerate(legal):
+                    label = render_seats(engine.describe(table.state, action), table.names)
+                    view.add_item(TableButton(table.id, "act", f"{table.version}.{index}",
+                                              label=label[:80],
+                                              style=discord.ButtonStyle.primary))
+        deadline = table.meta.get("deadline")
+        clock = f" (time runs out <t:{int(deadline)}:R>)" if deadline else ""
+        message = await channel.send(
+            f"🎯 {mentions}, it's your move in **{engine.title}**{clock}.",
+            view=view, allowed_mentions=MENTIONS)
+        table.meta["turn_message_id"] = message.id
+
+    async def _final(self, table: LiveTable) -> None:
+        engine = table.engine
+        outcome = engine.outcome(table.state)
+        old = table.meta.pop("turn_message_id", None)
+        channel = self.channel(table)
+        if old:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old).delete()
+        text = table.ui.render_result(outcome, engine.view(table.state, None), table.names)
+        embed = discord.Embed(title=f"🏁 {engine.title} — game over", description=text[:4000],
+                              colour=table.ui.colour)
+        embed.set_footer(text=f"{outcome.reason} · /leaderboard and /stats keep the score")
+        await channel.send(embed=embed)
+
+    # ------------------------------------------------------------------ one-offs
+    async def announce(self, table: LiveTable, text: str) -> None:
+        try:
+            await self.channel(table).send(text[:2000], allowed_mentions=MENTIONS)
+        except discord.HTTPException:
+            log.warning("table %s: could not post to channel", table.id, exc_info=True)
+
+    async def show_closed(self, table: LiveTable, why: str) -> None:
+        if table.row.board_message_id:
+            with contextlib.suppress(discord.HTTPException):
+                await self.channel(table).get_partial_message(table.row.board_message_id).edit(
+                    content=f"❌ This {table.engine.title} table was {why}.", embeds=[],
+                    view=None)
+        old = table.meta.get("turn_message_id")
+        if old:
+            with contextlib.suppress(discord.HTTPException):
+                await self.channel(table).get_partial_message(old).delete()

@@ -1,0 +1,204 @@
+"""The base cog of every game: `/<game> new|hand|rules|move|board|cancel` and shared helpers.
+
+A game's cog subclasses `GameCog` with `group_name=...`, sets `ui`, and adds its own action
+subcommands, which turn typed input into engine actions through `choose_action` /
+`autocomplete_actions` and act through `perform`. Everything else is inherited.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.game_ui import GameUI
+from bot.tables.live import LiveTable
+from bot.tables.service import TableError
+from bot.tables.settings import OptionsError, parse_option_text
+from bot.ui import render
+from bot.ui.handlers import display_name, is_moderator
+from bot.ui.replies import reply, reply_error
+from engines.core import render_seats
+
+MAX_CHOICES = 25
+
+
+class GameCog(commands.GroupCog):
+    ui: ClassVar[GameUI]
+
+    def __init__(self, bot) -> None:
+        self.bot = bot
+        bot.tables.register_ui(self.ui)
+
+    async def cog_app_command_error(self, interaction: discord.Interaction,
+                                    error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, TableError | OptionsError):
+            await reply_error(interaction, str(original))
+            return
+        await self.bot.on_app_command_error(interaction, error)
+
+    # ------------------------------------------------------------------ helpers for subclasses
+    def table_here(self, interaction: discord.Interaction, *, playing: bool = True) -> LiveTable:
+        table = self.bot.tables.in_channel(interaction.channel_id)
+        if table is None or table.engine.name != self.ui.engine.name:
+            raise TableError(f"There's no {self.ui.engine.title} table in this channel. Start "
+                             f"one with `/{self.ui.command} new`.")
+        if playing and not table.playing:
+            raise TableError("The game hasn't started yet — the host presses **Start** in the "
+                             "lobby.")
+        return table
+
+    def my_seat(self, table: LiveTable, interaction: discord.Interaction) -> int:
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise TableError("You're not playing at this table.")
+        return seat
+
+    def legal_for(self, interaction: discord.Interaction) -> tuple[LiveTable, int, list[Any]]:
+        table = self.table_here(interaction)
+        seat = self.my_seat(table, interaction)
+        return table, seat, list(table.engine.legal_actions(table.state, seat))
+
+    def label(self, table: LiveTable, action: Any) -> str:
+        return render_seats(table.engine.describe(table.state, action), table.names)
+
+    async def autocomplete_actions(self, interaction: discord.Interaction, current: str,
+                                   keep: Callable[[Any], bool] = lambda a: True,
+                                   label: Callable[[LiveTable, Any], str] | None = None,
+                                   ) -> list[app_commands.Choice[str]]:
+        """Legal actions as choices; the value is `version.index` so it can't go stale."""
+        try:
+            table, _seat, legal = self.legal_for(interaction)
+        except TableError:
+            return []
+        label = label or self.label
+        needle = current.lower().strip()
+        choices = []
+        for index, action in enumerate(legal):
+            if not keep(action):
+                continue
+            text = label(table, action)
+            if needle and needle not in text.lower():
+                continue
+            choices.append(app_commands.Choice(name=text[:100],
+                                               value=f"{table.version}.{index}"))
+            if len(choices) == MAX_CHOICES:
+                break
+        return choices
+
+    def choose_action(self, interaction: discord.Interaction, value: str,
+                      keep: Callable[[Any], bool] = lambda a: True,
+                      label: Callable[[LiveTable, Any], str] | None = None) -> tuple[LiveTable, Any]:
+        """Map an autocomplete value (or typed text) to one legal action, or explain why not."""
+        table, _seat, legal = self.legal_for(interaction)
+        version, dot, index = value.partition(".")
+        if dot and version.isdigit() and index.isdigit():
+            if int(version) != table.version:
+                raise TableError("That choice is out of date (the game moved on). Please pick "
+                                 "again from the suggestions.")
+            if int(index) < len(legal) and keep(legal[int(index)]):
+                return table, legal[int(index)]
+        label = label or self.label
+        wanted = value.strip().lower()
+        matches = [a for a in legal if keep(a) and label(table, a).lower() == wanted]
+        if not matches:
+            matches = [a for a in legal if keep(a) and wanted and wanted in label(table, a).lower()]
+        if len(matches) == 1:
+            return table, matches[0]
+        if not legal:
+            raise TableError("It's not your turn.")
+        if not matches:
+            raise TableError(f"`{value}` isn't a legal move right now. Pick one of the "
+                             "suggestions, or use **Take my turn** on the board.")
+        raise TableError(f"`{value}` matches several moves; please pick one of the suggestions.")
+
+    async def perform(self, interaction: discord.Interaction, table: LiveTable, action: Any
+                      ) -> None:
+        await self.bot.table_ui.perform(interaction, table, action)
+
+    # ------------------------------------------------------------------ shared commands
+    @app_commands.command(name="new", description="Open a lobby for this game in this channel.")
+    @app_commands.describe(options="Optional settings like `points_target=8 turn_seconds=120` "
+                           "(see the lobby for the list).")
+    async def new(self, interaction: discord.Interaction, options: str | None = None) -> None:
+        if interaction.guild_id is None:
+            raise TableError("Games are played in server channels, not in DMs.")
+        overrides = parse_option_text(options)
+        table = await self.bot.tables.open_lobby(
+            self.ui.engine.name, guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id, host_id=interaction.user.id,
+            host_name=display_name(interaction.user), overrides=overrides)
+        try:
+            response = await interaction.response.send_message(
+                embed=render.lobby_embed(table), view=render.lobby_view(table))
+        except discord.HTTPException:
+            await self.bot.tables.cancel(table.id, interaction.user.id, moderator=True)
+            raise
+        table.row.board_message_id = response.message_id
+        await self.bot.storage.save_meta(table.row)
+
+    @app_commands.command(name="hand", description="Show your cards and secrets (only you "
+                          "see the answer).")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        table = self.table_here(interaction)
+        await self.bot.table_ui.show_hand(interaction, table)
+
+    @app_commands.command(name="rules", description="A short summary of the rules.")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        text = self.ui.rules_markdown()
+        embeds = []
+        chunk = ""
+        for paragraph in text.split("\n\n"):
+            if len(chunk) + len(paragraph) + 2 > 3900:
+                embeds.append(chunk)
+                chunk = ""
+            chunk += paragraph + "\n\n"
+        embeds.append(chunk)
+        await reply(interaction, embeds=[
+            discord.Embed(title=f"{self.ui.emoji} {self.ui.engine.title} — rules" if i == 0
+                          else None, description=part, colour=self.ui.colour)
+            for i, part in enumerate(embeds[:5])], ephemeral=True)
+
+    @app_commands.command(name="move", description="Make any legal move (the suggestions list "
+                          "them all).")
+    @app_commands.describe(action="Start typing to filter your legal moves.")
+    async def move(self, interaction: discord.Interaction, action: str) -> None:
+        table, chosen = self.choose_action(interaction, action)
+        await self.perform(interaction, table, chosen)
+
+    @move.autocomplete("action")
+    async def _move_autocomplete(self, interaction: discord.Interaction, current: str):
+        return await self.autocomplete_actions(interaction, current)
+
+    @app_commands.command(name="turn", description="Open your move panel (only you see it).")
+    async def turn(self, interaction: discord.Interaction) -> None:
+        table = self.table_here(interaction)
+        seat = self.my_seat(table, interaction)
+        await self.bot.table_ui.show_panel(interaction, table, seat, (), edit=False)
+
+    @app_commands.command(name="board", description="Post the board again at the bottom of "
+                          "the channel.")
+    async def board(self, interaction: discord.Interaction) -> None:
+        table = self.table_here(interaction)
+        old = table.row.board_message_id
+        table.row.board_message_id = None
+        table.meta["turn_refresh"] = True
+        if old:
+            with contextlib.suppress(discord.HTTPException):
+                await self.bot.get_partial_messageable(table.row.channel_id).get_partial_message(
+                    old).delete()
+        self.bot.tables.schedule_delivery(table)
+        await reply(interaction, "Board posted again below.", ephemeral=True)
+
+    @app_commands.command(name="cancel", description="Cancel this channel's table (host or "
+                          "moderators).")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        table = self.table_here(interaction, playing=False)
+        await self.bot.tables.cancel(table.id, interaction.user.id,
+                                     moderator=is_moderator(interaction))
+        await reply(interaction, f"Cancelled the {table.engine.title} table.", ephemeral=False)

@@ -1,0 +1,49 @@
+"""What a game's cog provides so the generic table framework can show that game.
+
+A game plugs in by subclassing `GameUI` (rendering only: views in, Discord embeds out) and
+`bot.game_cog.GameCog` (its slash commands). Nothing else in `bot/` knows about any game.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import discord
+
+from engines.core import Engine, Outcome
+
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+
+
+class GameUI:
+    engine: Engine
+    command: str  # the slash command group, e.g. "suspense"
+    emoji: str = "🎴"
+    colour: int = 0x5865F2
+    blurb: str = ""  # one line for /help
+
+    def rules_markdown(self) -> str:
+        path = DATA_DIR / self.engine.name / "rules.md"
+        return path.read_text(encoding="utf-8") if path.exists() else "No rules summary yet."
+
+    def render_board(self, view: dict[str, Any], names: list[str]) -> list[discord.Embed]:
+        """The public board below the framework's header (several embeds allowed, ≤ 9)."""
+        raise NotImplementedError
+
+    def render_private(self, view: dict[str, Any], names: list[str], seat: int
+                       ) -> discord.Embed:
+        """One seat's private view: hand, secret role or rule."""
+        raise NotImplementedError
+
+    def render_result(self, outcome: Outcome, view: dict[str, Any], names: list[str]) -> str:
+        """Final standings text; the default lists scores, winners first."""
+        order = sorted(outcome.scores, key=lambda s: (s not in outcome.winners,
+                                                      -outcome.scores[s], s))
+        lines = []
+        for seat in order:
+            crown = "🏆 " if seat in outcome.winners else ""
+            score = outcome.scores[seat]
+            shown = int(score) if float(score).is_integer() else round(score, 2)
+            lines.append(f"{crown}**{names[seat]}** — {shown}")
+        return "\n".join(lines)

@@ -1,0 +1,70 @@
+"""Settings from the environment and an optional `.env` file (pydantic-settings).
+
+Every setting is documented in `.env.example`; the names here are the environment names.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parents[1]
+
+TOKEN_HELP = (
+    "No Discord bot token is set: create an application and bot at "
+    "https://discord.com/developers/applications, copy its token, and put it in the "
+    "DISCORD_TOKEN environment variable or in a .env file (see .env.example)."
+)
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8",
+                                      extra="ignore", case_sensitive=False)
+
+    discord_token: SecretStr | None = Field(
+        default=None, description="The bot token from the Discord developer portal.")
+    database_path: Path = Field(
+        default=ROOT / "data" / "cardtable.db",
+        description="SQLite file holding tables, results, stats and server settings.")
+    dev_guild_id: int | None = Field(
+        default=None, description="If set, slash commands are synced to this server only "
+        "(instant); otherwise globally (can take up to an hour to appear).")
+    log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR.")
+    sync_commands: bool = Field(default=True,
+                                description="Sync the slash commands with Discord at start-up.")
+    turn_seconds: int = Field(default=300, ge=0, le=86_400,
+                              description="Default turn timer in seconds (0 = no timer); "
+                              "servers can override it per game with /config.")
+    afk_turns: int = Field(default=2, ge=1, le=20,
+                           description="Consecutive timed-out turns before an AI takes the seat.")
+    ai_delay: float = Field(default=1.5, ge=0, le=30,
+                            description="Pause in seconds before an AI seat moves, so humans "
+                            "can follow the game.")
+    timer_tick: float = Field(default=1.0, gt=0, le=60,
+                              description="How often turn timers are checked, in seconds.")
+
+    @field_validator("log_level")
+    @classmethod
+    def _level(cls, value: str) -> str:
+        level = value.upper()
+        if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+            raise ValueError("must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
+        return level
+
+
+class SettingsError(Exception):
+    """A setting is missing or malformed; the message is one sentence for the operator."""
+
+
+def load_settings(**overrides) -> Settings:
+    """Read settings, turning pydantic's report into one readable sentence."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']).upper() or 'setting'}: {err['msg']}"
+            for err in exc.errors())
+        raise SettingsError(f"A setting is malformed ({problems}); fix it in the environment "
+                            "or .env (see .env.example).") from None

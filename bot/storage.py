@@ -1,0 +1,321 @@
+"""All SQL lives here: one repository class over aiosqlite.
+
+Numbered migrations run at start-up and are recorded in `schema_migrations`, so opening a
+database twice (or one written by an older version) is safe. Keeping every query in this one
+class is what lets a PostgreSQL backend be added later without touching cogs.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+MIGRATIONS: list[tuple[int, str]] = [
+    (1, """
+    CREATE TABLE guild_settings (
+        guild_id   INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        options    TEXT    NOT NULL,
+        updated_at REAL    NOT NULL,
+        PRIMARY KEY (guild_id, game)
+    );
+    CREATE TABLE game_tables (
+        id               INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id         INTEGER,
+        channel_id       INTEGER NOT NULL UNIQUE,
+        game             TEXT    NOT NULL,
+        status           TEXT    NOT NULL CHECK (status IN ('lobby', 'playing')),
+        host_id          INTEGER NOT NULL,
+        seats            TEXT    NOT NULL,
+        options          TEXT    NOT NULL,
+        state            TEXT,
+        version          INTEGER NOT NULL DEFAULT 0,
+        board_message_id INTEGER,
+        meta             TEXT    NOT NULL DEFAULT '{}',
+        created_at       REAL    NOT NULL,
+        started_at       REAL,
+        updated_at       REAL    NOT NULL
+    );
+    CREATE TABLE matches (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id    INTEGER,
+        channel_id  INTEGER,
+        game        TEXT    NOT NULL,
+        players     TEXT    NOT NULL,
+        scores      TEXT    NOT NULL,
+        winners     TEXT    NOT NULL,
+        reason      TEXT    NOT NULL,
+        started_at  REAL,
+        finished_at REAL    NOT NULL,
+        duration    REAL
+    );
+    CREATE INDEX matches_by_guild_game ON matches (guild_id, game, finished_at);
+    CREATE TABLE player_stats (
+        guild_id    INTEGER NOT NULL,
+        game        TEXT    NOT NULL,
+        user_id     INTEGER NOT NULL,
+        name        TEXT    NOT NULL,
+        played      INTEGER NOT NULL DEFAULT 0,
+        wins        INTEGER NOT NULL DEFAULT 0,
+        points      REAL    NOT NULL DEFAULT 0,
+        last_played REAL    NOT NULL,
+        PRIMARY KEY (guild_id, game, user_id)
+    );
+    """),
+]
+
+
+class StaleVersionError(Exception):
+    """The table moved on since the caller read it (optimistic lock failed)."""
+
+
+@dataclass
+class TableRow:
+    """One in-progress table as stored (lobby or game)."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    game: str
+    status: str
+    host_id: int
+    seats: list[dict[str, Any]]
+    options: dict[str, Any]
+    state: str | None
+    version: int
+    board_message_id: int | None
+    meta: dict[str, Any] = field(default_factory=dict)
+    created_at: float = 0.0
+    started_at: float | None = None
+
+
+@dataclass
+class StatRow:
+    user_id: int
+    name: str
+    game: str
+    played: int
+    wins: int
+    points: float
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.played if self.played else 0.0
+
+
+_TABLE_COLUMNS = ("id, guild_id, channel_id, game, status, host_id, seats, options, state, "
+                  "version, board_message_id, meta, created_at, started_at")
+
+
+def _table_from(row: Iterable[Any]) -> TableRow:
+    (id_, guild_id, channel_id, game, status, host_id, seats, options, state, version,
+     board, meta, created, started) = row
+    return TableRow(id_, guild_id, channel_id, game, status, host_id, json.loads(seats),
+                    json.loads(options), state, version, board, json.loads(meta), created,
+                    started)
+
+
+class Storage:
+    """The repository. Open with `await Storage.open(path)`; close with `await close()`."""
+
+    def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
+        self._db = db
+        self.path = path
+
+    # ------------------------------------------------------------------ lifecycle
+    @classmethod
+    async def open(cls, path: str | Path) -> Storage:
+        path = Path(path)
+        if str(path) != ":memory:":
+            path.parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(str(path))
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA synchronous=NORMAL")
+        store = cls(db, path)
+        await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def migrate(self) -> list[int]:
+        """Apply every migration not yet recorded; return the versions applied now."""
+        await self._db.execute("CREATE TABLE IF NOT EXISTS schema_migrations "
+                               "(version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)")
+        async with self._db.execute("SELECT version FROM schema_migrations") as cur:
+            done = {row[0] for row in await cur.fetchall()}
+        applied = []
+        for version, sql in MIGRATIONS:
+            if version in done:
+                continue
+            await self._db.executescript(f"BEGIN;\n{sql}\nINSERT INTO schema_migrations "
+                                         f"VALUES ({version}, {time.time()});\nCOMMIT;")
+            applied.append(version)
+        return applied
+
+    async def schema_versions(self) -> list[int]:
+        async with self._db.execute(
+                "SELECT version FROM schema_migrations ORDER BY version") as cur:
+            return [row[0] for row in await cur.fetchall()]
+
+    # ------------------------------------------------------------------ guild settings
+    async def get_game_settings(self, guild_id: int, game: str) -> dict[str, Any]:
+        async with self._db.execute(
+                "SELECT options FROM guild_settings WHERE guild_id=? AND game=?",
+                (guild_id, game)) as cur:
+            row = await cur.fetchone()
+        return json.loads(row[0]) if row else {}
+
+    async def set_game_settings(self, guild_id: int, game: str, options: dict[str, Any]) -> None:
+        await self._db.execute(
+            "INSERT INTO guild_settings (guild_id, game, options, updated_at) VALUES (?,?,?,?) "
+            "ON CONFLICT (guild_id, game) DO UPDATE SET options=excluded.options, "
+            "updated_at=excluded.updated_at",
+            (guild_id, game, json.dumps(options, sort_keys=True), time.time()))
+        await self._db.commit()
+
+    async def reset_game_settings(self, guild_id: int, game: str) -> None:
+        await self._db.execute("DELETE FROM guild_settings WHERE guild_id=? AND game=?",
+                               (guild_id, game))
+        await self._db.commit()
+
+    # ------------------------------------------------------------------ tables
+    async def create_table(self, *, guild_id: int | None, channel_id: int, game: str,
+                           host_id: int, seats: list[dict[str, Any]],
+                           options: dict[str, Any], meta: dict[str, Any] | None = None,
+                           ) -> TableRow | None:
+        """Insert a lobby; None if the channel already has a table (one per channel)."""
+        now = time.time()
+        try:
+            cur = await self._db.execute(
+                "INSERT INTO game_tables (guild_id, channel_id, game, status, host_id, seats, "
+                "options, meta, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (guild_id, channel_id, game, "lobby", host_id, json.dumps(seats),
+                 json.dumps(options), json.dumps(meta or {}), now, now))
+        except aiosqlite.IntegrityError:
+            await self._db.rollback()
+            return None
+        await self._db.commit()
+        return await self.get_table(cur.lastrowid)
+
+    async def get_table(self, table_id: int) -> TableRow | None:
+        async with self._db.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id=?", (table_id,)) as cur:
+            row = await cur.fetchone()
+        return _table_from(row) if row else None
+
+    async def table_in_channel(self, channel_id: int) -> TableRow | None:
+        async with self._db.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE channel_id=?",
+                (channel_id,)) as cur:
+            row = await cur.fetchone()
+        return _table_from(row) if row else None
+
+    async def active_tables(self) -> list[TableRow]:
+        async with self._db.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM game_tables ORDER BY id") as cur:
+            return [_table_from(row) for row in await cur.fetchall()]
+
+    async def save_table(self, table: TableRow, *, expected_version: int) -> None:
+        """Write the whole row; the version bump and the state go in one transaction.
+
+        Raises StaleVersionError if someone else saved a newer version first.
+        """
+        cur = await self._db.execute(
+            "UPDATE game_tables SET status=?, host_id=?, seats=?, options=?, state=?, "
+            "version=?, board_message_id=?, meta=?, started_at=?, updated_at=? "
+            "WHERE id=? AND version=?",
+            (table.status, table.host_id, json.dumps(table.seats), json.dumps(table.options),
+             table.state, table.version, table.board_message_id, json.dumps(table.meta),
+             table.started_at, time.time(), table.id, expected_version))
+        if cur.rowcount != 1:
+            await self._db.rollback()
+            raise StaleVersionError(f"table {table.id} is not at version {expected_version}")
+        await self._db.commit()
+
+    async def save_meta(self, table: TableRow) -> None:
+        """Save message ids and bookkeeping without touching state or version."""
+        await self._db.execute(
+            "UPDATE game_tables SET board_message_id=?, meta=?, updated_at=? WHERE id=?",
+            (table.board_message_id, json.dumps(table.meta), time.time(), table.id))
+        await self._db.commit()
+
+    async def delete_table(self, table_id: int) -> None:
+        await self._db.execute("DELETE FROM game_tables WHERE id=?", (table_id,))
+        await self._db.commit()
+
+    # ------------------------------------------------------------------ results
+    async def finish_table(self, table: TableRow, *, scores: dict[int, float],
+                           winners: Iterable[int], reason: str, finished_at: float) -> int:
+        """Record a finished game, update stats and drop the table, all in one transaction.
+
+        `scores`/`winners` are by seat; seats without a user id (AI) get no stats row.
+        """
+        winners = set(winners)
+        players = [{"seat": i, "user_id": s.get("user_id"), "name": s.get("name"),
+                    "ai": bool(s.get("ai"))} for i, s in enumerate(table.seats)]
+        duration = finished_at - table.started_at if table.started_at else None
+        try:
+            cur = await self._db.execute(
+                "INSERT INTO matches (guild_id, channel_id, game, players, scores, winners, "
+                "reason, started_at, finished_at, duration) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (table.guild_id, table.channel_id, table.game, json.dumps(players),
+                 json.dumps({str(k): v for k, v in scores.items()}), json.dumps(sorted(winners)),
+                 reason, table.started_at, finished_at, duration))
+            match_id = cur.lastrowid
+            if table.guild_id is not None:
+                for player in players:
+                    if player["ai"] or player["user_id"] is None:
+                        continue
+                    seat = player["seat"]
+                    await self._db.execute(
+                        "INSERT INTO player_stats (guild_id, game, user_id, name, played, wins, "
+                        "points, last_played) VALUES (?,?,?,?,1,?,?,?) "
+                        "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
+                        "name=excluded.name, played=played+1, wins=wins+excluded.wins, "
+                        "points=points+excluded.points, last_played=excluded.last_played",
+                        (table.guild_id, table.game, player["user_id"], player["name"],
+                         int(seat in winners), float(scores.get(seat, 0.0)), finished_at))
+            await self._db.execute("DELETE FROM game_tables WHERE id=?", (table.id,))
+        except Exception:
+            await self._db.rollback()
+            raise
+        await self._db.commit()
+        return match_id
+
+    async def recent_matches(self, guild_id: int, game: str | None = None,
+                             limit: int = 10) -> list[dict[str, Any]]:
+        query = ("SELECT id, game, players, scores, winners, reason, finished_at, duration "
+                 "FROM matches WHERE guild_id=?")
+        args: list[Any] = [guild_id]
+        if game:
+            query += " AND game=?"
+            args.append(game)
+        query += " ORDER BY finished_at DESC, id DESC LIMIT ?"
+        args.append(limit)
+        async with self._db.execute(query, args) as cur:
+            rows = await cur.fetchall()
+        return [{"id": r[0], "game": r[1], "players": json.loads(r[2]),
+                 "scores": json.loads(r[3]), "winners": json.loads(r[4]), "reason": r[5],
+                 "finished_at": r[6], "duration": r[7]} for r in rows]
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[StatRow]:
+        async with self._db.execute(
+                "SELECT user_id, name, game, played, wins, points FROM player_stats "
+                "WHERE guild_id=? AND game=? ORDER BY wins DESC, "
+                "CAST(wins AS REAL)/played DESC, points DESC, name LIMIT ?",
+                (guild_id, game, limit)) as cur:
+            return [StatRow(*row) for row in await cur.fetchall()]
+
+    async def player_stats(self, guild_id: int, user_id: int) -> list[StatRow]:
+        async with self._db.execute(
+                "SELECT user_id, name, game, played, wins, points FROM player_stats "
+                "WHERE guild_id=? AND user_id=? ORDER BY game", (guild_id, user_id)) as cur:
+            return [StatRow(*row) for row in await cur.fetchall()]

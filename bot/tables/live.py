@@ -1,0 +1,93 @@
+"""A table as the running bot holds it: the stored row plus the decoded engine state."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from bot.storage import TableRow
+from bot.tables.settings import TableSettings
+from engines.core import Engine, Event
+
+if TYPE_CHECKING:
+    from bot.game_ui import GameUI
+
+LOG_LENGTH = 8
+
+
+@dataclass(eq=False)
+class LiveTable:
+    row: TableRow
+    ui: GameUI
+    state: Any = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    ai_task: asyncio.Task | None = None
+    delivery_task: asyncio.Task | None = None
+    dirty: bool = False
+    ai_declined: tuple[int, frozenset[int]] = (-1, frozenset())
+    pending_private: dict[int, list[Event]] = field(default_factory=lambda: defaultdict(list))
+    finished: bool = False
+
+    # ---------------------------------------------------------------- identity
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def engine(self) -> Engine:
+        return self.ui.engine
+
+    @property
+    def version(self) -> int:
+        return self.row.version
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        return self.row.meta
+
+    @property
+    def seats(self) -> list[dict[str, Any]]:
+        return self.row.seats
+
+    @property
+    def playing(self) -> bool:
+        return self.row.status == "playing"
+
+    @property
+    def table_settings(self) -> TableSettings:
+        return TableSettings.model_validate(self.row.options.get("table", {}))
+
+    @property
+    def game_options(self) -> dict[str, Any]:
+        return self.row.options.get("game", {})
+
+    @property
+    def timer_seconds(self) -> int:
+        """The game's own time limit if it has one (Hidden Rules), else the table timer."""
+        own = self.game_options.get("turn_seconds")
+        return int(own) if own is not None else self.table_settings.turn_seconds
+
+    # ---------------------------------------------------------------- seats
+    @property
+    def names(self) -> list[str]:
+        return [s["name"] for s in self.seats]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.get("user_id") == user_id:
+                return i
+        return None
+
+    def is_ai(self, seat: int) -> bool:
+        return bool(self.seats[seat].get("ai"))
+
+    def human_ids(self) -> list[int]:
+        return [s["user_id"] for s in self.seats if s.get("user_id") and not s.get("ai")]
+
+    # ---------------------------------------------------------------- log
+    def add_log(self, events: list[Event]) -> None:
+        log = self.meta.setdefault("log", [])
+        log.extend(e.text for e in events if e.visible_to is None)
+        del log[:-LOG_LENGTH]

@@ -1,0 +1,433 @@
+"""The table service: lobby, seats, turns, timers, AI seats, recovery and results.
+
+Generic over engines: it never looks inside a game's state. Every change follows one path,
+`_commit`: per-table lock, engine.apply, persist (the version bump and the new state in one
+transaction), and only then the messages (scheduled on the table's delivery task).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+import time
+from typing import TYPE_CHECKING, Any
+
+from bot.storage import StaleVersionError
+from bot.tables.live import LiveTable
+from bot.tables.settings import TableSettings, resolve_options
+from engines.core import (
+    Event,
+    GameError,
+    GameOverError,
+    IllegalActionError,
+    NotYourTurnError,
+    public,
+    render_seats,
+)
+
+if TYPE_CHECKING:
+    from bot.app import CardTableBot
+    from bot.game_ui import GameUI
+
+log = logging.getLogger("cardtable.tables")
+AI_NAMES = ("Ada", "Babbage", "Turing", "Lovelace", "Hopper", "Knuth", "Shannon", "Dijkstra",
+            "Liskov", "Ritchie", "Wirth", "Hamilton")
+
+
+class TableError(Exception):
+    """A refusal shown to the user ephemerally; nothing was changed."""
+
+
+class TableService:
+    def __init__(self, bot: CardTableBot) -> None:
+        self.bot = bot
+        self.uis: dict[str, GameUI] = {}
+        self.live: dict[int, LiveTable] = {}
+        self._tick_task: asyncio.Task | None = None
+        from bot.delivery import Publisher
+
+        self.publisher = Publisher(bot, self)
+
+    @property
+    def storage(self):
+        return self.bot.storage
+
+    @property
+    def settings(self):
+        return self.bot.settings
+
+    def register_ui(self, ui: GameUI) -> None:
+        self.uis[ui.engine.name] = ui
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> None:
+        """Re-attach every stored table; timers restart from now (downtime is not charged)."""
+        for row in await self.storage.active_tables():
+            ui = self.uis.get(row.game)
+            if ui is None:
+                log.warning("table %s: game %s is not loaded; left as is", row.id, row.game)
+                continue
+            table = LiveTable(row=row, ui=ui)
+            if row.status == "playing" and row.state:
+                table.state = ui.engine.load(row.state)
+            self.live[row.id] = table
+            if table.playing:
+                if ui.engine.outcome(table.state) is not None:
+                    await self._finish(table)
+                    continue
+                self._reset_deadline(table, force=True)
+                await self.storage.save_meta(row)
+                self._schedule_ai(table)
+                self.schedule_delivery(table)
+        self._tick_task = asyncio.create_task(self._tick_loop(), name="table-timers")
+
+    async def stop(self) -> None:
+        tasks = [t for t in [self._tick_task] if t]
+        for table in self.live.values():
+            tasks += [t for t in (table.ai_task, table.delivery_task) if t and not t.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ------------------------------------------------------------------ lookup
+    def in_channel(self, channel_id: int) -> LiveTable | None:
+        for table in self.live.values():
+            if table.row.channel_id == channel_id:
+                return table
+        return None
+
+    def get(self, table_id: int) -> LiveTable:
+        table = self.live.get(table_id)
+        if table is None:
+            raise TableError("This table has ended or been cancelled.")
+        return table
+
+    # ------------------------------------------------------------------ lobby
+    async def open_lobby(self, game: str, *, guild_id: int | None, channel_id: int,
+                         host_id: int, host_name: str, overrides: dict[str, Any]) -> LiveTable:
+        ui = self.uis[game]
+        existing = self.in_channel(channel_id)
+        if existing is not None:
+            what = "a lobby" if not existing.playing else "a game"
+            raise TableError(f"This channel already has {what} of {existing.ui.engine.title}. "
+                             "Finish or cancel it first, or use another channel.")
+        defaults = await self.storage.get_game_settings(guild_id, game) if guild_id else {}
+        options, table_settings = resolve_options(ui.engine, defaults, overrides)
+        table_defaults = TableSettings(turn_seconds=self.settings.turn_seconds,
+                                       afk_turns=self.settings.afk_turns).model_dump()
+        table_opts = {**table_defaults, **{k: v for k, v in {**defaults, **overrides}.items()
+                                           if k in TableSettings.model_fields}}
+        table_settings = TableSettings.model_validate(table_opts)
+        row = await self.storage.create_table(
+            guild_id=guild_id, channel_id=channel_id, game=game, host_id=host_id,
+            seats=[{"user_id": host_id, "name": host_name, "ai": False}],
+            options={"game": options.model_dump(), "table": table_settings.model_dump()})
+        if row is None:
+            raise TableError("This channel already has a table.")
+        table = LiveTable(row=row, ui=ui)
+        self.live[row.id] = table
+        return table
+
+    async def join(self, table_id: int, user_id: int, name: str) -> LiveTable:
+        table = self.get(table_id)
+        async with table.lock:
+            self._need_lobby(table)
+            if table.seat_of(user_id) is not None:
+                raise TableError("You're already seated at this table.")
+            if len(table.seats) >= table.engine.max_players:
+                raise TableError(f"The table is full ({table.engine.max_players} seats).")
+            table.seats.append({"user_id": user_id, "name": name, "ai": False})
+            await self._save(table)
+        return table
+
+    async def leave(self, table_id: int, user_id: int) -> LiveTable | None:
+        """Leave a lobby; the host leaving hands the lobby over (or closes an empty one)."""
+        table = self.get(table_id)
+        async with table.lock:
+            self._need_lobby(table)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("You're not seated at this table.")
+            table.seats.pop(seat)
+            humans = [s for s in table.seats if not s.get("ai")]
+            if not humans:
+                await self._drop(table)
+                return None
+            if table.row.host_id == user_id:
+                table.row.host_id = humans[0]["user_id"]
+            await self._save(table)
+        return table
+
+    async def add_ai(self, table_id: int, user_id: int) -> LiveTable:
+        table = self.get(table_id)
+        async with table.lock:
+            self._need_lobby(table)
+            if user_id != table.row.host_id:
+                raise TableError("Only the host can add AI players.")
+            if len(table.seats) >= table.engine.max_players:
+                raise TableError(f"The table is full ({table.engine.max_players} seats).")
+            used = {s["name"] for s in table.seats}
+            name = next((f"🤖 {n}" for n in AI_NAMES if f"🤖 {n}" not in used), "🤖 AI")
+            table.seats.append({"user_id": None, "name": name, "ai": True})
+            await self._save(table)
+        return table
+
+    async def start_game(self, table_id: int, user_id: int) -> LiveTable:
+        table = self.get(table_id)
+        async with table.lock:
+            self._need_lobby(table)
+            if user_id != table.row.host_id:
+                raise TableError("Only the host can start the game.")
+            engine = table.engine
+            n = len(table.seats)
+            if not engine.min_players <= n <= engine.max_players:
+                raise TableError(f"{engine.title} needs {engine.min_players}–"
+                                 f"{engine.max_players} players; {n} seated.")
+            seed = int.from_bytes(os.urandom(6), "big")
+            if table.table_settings.shuffle_seats:
+                random.Random(seed).shuffle(table.seats)
+            try:
+                state = engine.new_game(n, seed, table.game_options)
+            except (GameError, ValueError) as exc:
+                raise TableError(f"Can't start with these options: {exc}") from None
+            table.state = state
+            table.row.status = "playing"
+            table.row.started_at = time.time()
+            table.row.state = engine.dump(state)
+            table.meta["seed"] = seed
+            table.add_log([public("start", f"The game begins with {n} players.")])
+            self._reset_deadline(table, force=True)
+            await self._save(table)
+        self._schedule_ai(table)
+        self.schedule_delivery(table)
+        return table
+
+    async def cancel(self, table_id: int, user_id: int, *, moderator: bool) -> LiveTable:
+        table = self.get(table_id)
+        async with table.lock:
+            if user_id != table.row.host_id and not moderator:
+                raise TableError("Only the host or a moderator can cancel this table.")
+            await self._drop(table)
+        await self.publisher.show_closed(table, "cancelled")
+        return table
+
+    # ------------------------------------------------------------------ playing
+    async def act(self, table_id: int, user_id: int, action: Any, *,
+                  version: int | None = None) -> tuple[LiveTable, str]:
+        """A human's move. Returns the table and a short text of what was done."""
+        table = self.get(table_id)
+        async with table.lock:
+            if not table.playing:
+                raise TableError("The game hasn't started yet.")
+            if version is not None and version != table.version:
+                raise TableError("This board is out of date (someone moved since). "
+                                 "Open **Take my turn** again.")
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("You're not playing at this table.")
+            if table.seats[seat].get("replaced"):
+                table.seats[seat]["ai"] = False
+                table.seats[seat].pop("replaced", None)
+                table.add_log([public("back", f"{{P{seat}}} is back and plays again.")])
+            text = render_seats(table.engine.describe(table.state, action), table.names)
+            await self._commit(table, seat, action)
+            table.meta.setdefault("expiries", {}).pop(str(seat), None)
+        return table, text
+
+    def seat_for(self, table: LiveTable, user_id: int) -> int:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("You're not playing at this table.")
+        return seat
+
+    async def _commit(self, table: LiveTable, seat: int, action: Any) -> list[Event]:
+        """Apply, persist, then schedule messages. Caller holds the table lock."""
+        engine = table.engine
+        try:
+            step = engine.apply(table.state, seat, action)
+        except NotYourTurnError:
+            waiting = ", ".join(table.names[s] for s in sorted(engine.waiting_for(table.state)))
+            raise TableError(f"It's not your turn{' — waiting for ' + waiting if waiting else ''}."
+                             ) from None
+        except GameOverError:
+            raise TableError("This game is already over.") from None
+        except (IllegalActionError, GameError, ValueError) as exc:
+            raise TableError(f"That move isn't allowed: {exc}") from None
+        previous_version = table.version
+        table.state = step.state
+        table.row.state = engine.dump(step.state)
+        table.row.version = previous_version + 1
+        events = list(step.events)
+        table.add_log(events)
+        for event in events:
+            if event.visible_to is not None:
+                for who in event.visible_to:
+                    table.pending_private[who].append(event)
+        self._reset_deadline(table)
+        await self.storage.save_table(table.row, expected_version=previous_version)
+        if engine.outcome(table.state) is not None:
+            await self._finish(table)
+        else:
+            self._schedule_ai(table)
+            self.schedule_delivery(table)
+        return events
+
+    async def _finish(self, table: LiveTable) -> None:
+        result = table.engine.outcome(table.state)
+        table.finished = True
+        self.live.pop(table.id, None)
+        await self.storage.finish_table(table.row, scores=result.scores, winners=result.winners,
+                                        reason=result.reason, finished_at=time.time())
+        self.schedule_delivery(table)
+
+    # ------------------------------------------------------------------ AI seats
+    def _schedule_ai(self, table: LiveTable) -> None:
+        if table.finished or not table.playing:
+            return
+        if table.ai_task is not None and not table.ai_task.done():
+            return
+        if self._next_ai_seat(table) is None:
+            return
+        table.ai_task = asyncio.create_task(self._run_ai(table), name=f"ai-{table.id}")
+
+    def _next_ai_seat(self, table: LiveTable) -> tuple[int, bool] | None:
+        engine = table.engine
+        waiting = engine.waiting_for(table.state)
+        for seat in sorted(waiting):
+            if table.is_ai(seat):
+                return seat, True
+        declined_version, declined = table.ai_declined
+        for seat in sorted(engine.to_act(table.state) - waiting):
+            if table.is_ai(seat) and not (declined_version == table.version and seat in declined):
+                return seat, False
+        return None
+
+    async def _run_ai(self, table: LiveTable) -> None:
+        try:
+            while not table.finished:
+                pick = self._next_ai_seat(table)
+                if pick is None:
+                    return
+                await asyncio.sleep(self.settings.ai_delay)
+                async with table.lock:
+                    pick = self._next_ai_seat(table)
+                    if pick is None or table.finished:
+                        return
+                    seat, _required = pick
+                    state, version = table.state, table.version
+                rng = random.Random(f"{table.meta.get('seed')}:{version}:{seat}")
+                action = await asyncio.to_thread(table.engine.ai_action, state, seat, rng)
+                async with table.lock:
+                    if table.finished or table.version != version:
+                        continue
+                    if action is None:
+                        ver, seats = table.ai_declined
+                        table.ai_declined = (version, (seats if ver == version else frozenset())
+                                             | {seat})
+                        continue
+                    try:
+                        await self._commit(table, seat, action)
+                    except TableError as exc:
+                        log.error("table %s: AI seat %s chose an illegal move: %s",
+                                  table.id, seat, exc)
+                        fallback = table.engine.default_action(table.state, seat)
+                        await self._commit(table, seat, fallback)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: AI task failed", table.id)
+
+    # ------------------------------------------------------------------ timers
+    def _reset_deadline(self, table: LiveTable, *, force: bool = False) -> None:
+        seconds = table.timer_seconds
+        if not table.playing or seconds <= 0 or table.engine.outcome(table.state) is not None:
+            table.meta["deadline"] = None
+            return
+        humans = sorted(s for s in table.engine.waiting_for(table.state) if not table.is_ai(s))
+        if not humans:
+            table.meta["deadline"] = None
+        elif force or humans != table.meta.get("waiting") or not table.meta.get("deadline"):
+            table.meta["deadline"] = time.time() + seconds
+        table.meta["waiting"] = humans
+
+    async def _tick_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.timer_tick)
+            now = time.time()
+            for table in list(self.live.values()):
+                deadline = table.meta.get("deadline")
+                if table.playing and deadline and now >= deadline:
+                    try:
+                        await self.expire(table.id)
+                    except Exception:
+                        log.exception("table %s: timer failed", table.id)
+
+    async def expire(self, table_id: int) -> None:
+        """Play the default action for every human the game is waiting on (time ran out)."""
+        table = self.get(table_id)
+        async with table.lock:
+            if table.finished:
+                return
+            engine = table.engine
+            limit = table.table_settings.afk_turns
+            for seat in sorted(engine.waiting_for(table.state)):
+                if table.finished or table.is_ai(seat) or seat not in engine.waiting_for(
+                        table.state):
+                    continue
+                action = engine.default_action(table.state, seat)
+                expiries = table.meta.setdefault("expiries", {})
+                count = expiries.get(str(seat), 0) + 1
+                expiries[str(seat)] = count
+                note = [public("timeout", f"⏰ {{P{seat}}} ran out of time.")]
+                if count >= limit:
+                    table.seats[seat]["ai"] = True
+                    table.seats[seat]["replaced"] = True
+                    note.append(public("replaced", f"🤖 An AI now plays for {{P{seat}}} "
+                                       f"({count} turns timed out). Act again to take it back."))
+                    expiries.pop(str(seat), None)
+                table.add_log(note)
+                await self._commit(table, seat, action)
+                if count >= limit:
+                    await self.publisher.announce(
+                        table, render_seats(note[-1].text, table.names))
+
+    # ------------------------------------------------------------------ delivery
+    def schedule_delivery(self, table: LiveTable) -> None:
+        table.dirty = True
+        if table.delivery_task is None or table.delivery_task.done():
+            table.delivery_task = asyncio.create_task(self._deliver(table),
+                                                      name=f"deliver-{table.id}")
+
+    async def _deliver(self, table: LiveTable) -> None:
+        while table.dirty:
+            table.dirty = False
+            try:
+                await self.publisher.sync(table)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %s: delivery failed", table.id)
+
+    # ------------------------------------------------------------------ helpers
+    def _need_lobby(self, table: LiveTable) -> None:
+        if table.playing:
+            raise TableError("The game has already started.")
+
+    async def _save(self, table: LiveTable) -> None:
+        previous = table.version
+        table.row.version = previous + 1
+        try:
+            await self.storage.save_table(table.row, expected_version=previous)
+        except StaleVersionError:
+            table.row.version = previous
+            raise TableError("The table changed meanwhile; please try again.") from None
+
+    async def _drop(self, table: LiveTable) -> None:
+        table.finished = True
+        self.live.pop(table.id, None)
+        for task in (table.ai_task,):
+            if task and not task.done() and task is not asyncio.current_task():
+                task.cancel()
+        await self.storage.delete_table(table.id)

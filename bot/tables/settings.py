@@ -1,0 +1,102 @@
+"""Options of a table: the game's own `Options` plus the framework's per-table settings.
+
+Server moderators store defaults per game with /config; a host may override them at /new.
+Both are validated by pydantic models, so a bad value never reaches an engine.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from typing import Any
+
+from pydantic import Field, ValidationError
+
+from engines.core import Engine, GameOptions
+
+
+class TableSettings(GameOptions):
+    """Framework settings that every game's table has."""
+
+    turn_seconds: int = Field(300, ge=0, le=86_400,
+                              description="Turn timer in seconds (0 = no timer).")
+    afk_turns: int = Field(2, ge=1, le=20,
+                           description="Timed-out turns in a row before an AI takes the seat.")
+    shuffle_seats: bool = Field(False, description="Shuffle the seating order at the start "
+                                "(otherwise seats follow join order).")
+
+
+class OptionsError(ValueError):
+    """A user typed a bad option; the message says which and why."""
+
+
+def option_fields(engine: Engine) -> dict[str, Any]:
+    """Every configurable key for a game: its own options and the table settings."""
+    return {**engine.Options.model_fields, **TableSettings.model_fields}
+
+
+def parse_option_text(text: str | None) -> dict[str, Any]:
+    """Parse `key=value key2=value2` (values as JSON where possible, else strings)."""
+    result: dict[str, Any] = {}
+    if not text:
+        return result
+    try:
+        parts = shlex.split(text.replace(",", " "))
+    except ValueError as exc:
+        raise OptionsError(f"I couldn't read those options ({exc}).") from None
+    for part in parts:
+        if "=" not in part:
+            raise OptionsError(f"`{part}` should look like `name=value`.")
+        key, _, raw = part.partition("=")
+        result[key.strip().lower()] = parse_value(raw.strip())
+    return result
+
+
+def parse_value(raw: str) -> Any:
+    low = raw.lower()
+    if low in ("none", "null"):
+        return None
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw
+
+
+def _explain(exc: ValidationError) -> str:
+    return "; ".join(f"`{'.'.join(str(p) for p in e['loc'])}`: {e['msg']}" for e in exc.errors())
+
+
+def resolve_options(engine: Engine, *layers: dict[str, Any]) -> tuple[GameOptions, TableSettings]:
+    """Merge option layers (server defaults, then host overrides) and validate them."""
+    merged: dict[str, Any] = {}
+    for layer in layers:
+        merged.update(layer)
+    known = option_fields(engine)
+    unknown = sorted(set(merged) - set(known))
+    if unknown:
+        raise OptionsError(f"Unknown option(s) for {engine.title}: {', '.join(unknown)}. "
+                           f"Known: {', '.join(sorted(known))}.")
+    game_part = {k: v for k, v in merged.items() if k in engine.Options.model_fields}
+    table_part = {k: v for k, v in merged.items() if k in TableSettings.model_fields
+                  and k not in engine.Options.model_fields}
+    try:
+        return engine.Options.model_validate(game_part), TableSettings.model_validate(table_part)
+    except ValidationError as exc:
+        raise OptionsError(f"Invalid option: {_explain(exc)}.") from None
+
+
+def describe_options(engine: Engine, options: GameOptions, table: TableSettings) -> list[str]:
+    """`name = value — description` lines for lobby and /config."""
+    lines = []
+    for model in (options, table):
+        for key, field in type(model).model_fields.items():
+            if model is table and key in engine.Options.model_fields:
+                continue
+            value = getattr(model, key)
+            shown = "off" if value is None else value
+            lines.append(f"`{key}` = **{shown}** — {field.description}")
+    return lines

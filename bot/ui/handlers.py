@@ -1,0 +1,219 @@
+"""What happens when someone clicks a table's button or picks from its panel."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.tables.service import TableError
+from bot.ui import panel, render
+from bot.ui.components import PanelSelect, TableButton
+from bot.ui.replies import reply, reply_error
+from engines.core import render_seats
+
+if TYPE_CHECKING:
+    from bot.app import CardTableBot
+    from bot.tables.live import LiveTable
+
+log = logging.getLogger("cardtable.ui")
+
+
+def is_moderator(interaction: discord.Interaction) -> bool:
+    perms = interaction.permissions
+    return bool(perms and (perms.manage_guild or perms.manage_messages or perms.administrator))
+
+
+def display_name(user: discord.abc.User) -> str:
+    return getattr(user, "display_name", None) or user.name
+
+
+class TableInteractions:
+    def __init__(self, bot: CardTableBot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self):
+        return self.bot.tables
+
+    # ------------------------------------------------------------------ buttons
+    async def on_button(self, interaction: discord.Interaction, table_id: int, op: str,
+                        arg: str) -> None:
+        try:
+            handler = getattr(self, f"_op_{op}", None)
+            if handler is None:
+                raise TableError("That button is no longer supported.")
+            await handler(interaction, table_id, arg)
+        except TableError as exc:
+            await reply_error(interaction, str(exc))
+
+    async def _lobby_changed(self, interaction: discord.Interaction, table: LiveTable | None,
+                             note: str) -> None:
+        if table is None:
+            await interaction.response.edit_message(content=note, embeds=[], view=None)
+            return
+        await interaction.response.edit_message(embed=render.lobby_embed(table),
+                                                view=render.lobby_view(table))
+        table.row.board_message_id = interaction.message.id if interaction.message else None
+
+    async def _op_join(self, interaction, table_id, _arg):
+        table = await self.service.join(table_id, interaction.user.id,
+                                        display_name(interaction.user))
+        await self._lobby_changed(interaction, table, "")
+
+    async def _op_leave(self, interaction, table_id, _arg):
+        table = await self.service.leave(table_id, interaction.user.id)
+        await self._lobby_changed(interaction, table, "The lobby closed: everyone left.")
+
+    async def _op_ai(self, interaction, table_id, _arg):
+        table = await self.service.add_ai(table_id, interaction.user.id)
+        await self._lobby_changed(interaction, table, "")
+
+    async def _op_start(self, interaction, table_id, _arg):
+        table = await self.service.start_game(table_id, interaction.user.id)
+        await interaction.response.defer()
+        del table
+
+    async def _op_cancel(self, interaction, table_id, _arg):
+        table = self.service.get(table_id)
+        await self.service.cancel(table_id, interaction.user.id,
+                                  moderator=is_moderator(interaction))
+        await reply(interaction, f"Cancelled the {table.engine.title} table.", ephemeral=True)
+
+    async def _op_hand(self, interaction, table_id, _arg):
+        table = self.service.get(table_id)
+        await self.show_hand(interaction, table)
+
+    async def _op_turn(self, interaction, table_id, arg):
+        table = self.service.get(table_id)
+        seat = self._seat(table, interaction)
+        if arg and int(arg) != table.version and not table.playing:
+            raise TableError("This board is out of date.")
+        await self.show_panel(interaction, table, seat, (), edit=False)
+
+    async def _op_act(self, interaction, table_id, arg):
+        version, _, index = arg.partition(".")
+        table = self.service.get(table_id)
+        seat = self._seat(table, interaction)
+        if int(version) != table.version:
+            raise TableError("These buttons are out of date; the game has moved on.")
+        legal = list(table.engine.legal_actions(table.state, seat))
+        if not legal or int(index) >= len(legal):
+            raise TableError("It's not your turn.")
+        await self.perform(interaction, table, legal[int(index)], version=int(version))
+
+    async def _op_pn(self, interaction, table_id, arg):
+        """Panel navigation: arg = `{version}:{prefix}[:{page}]`."""
+        version, _, rest = arg.partition(":")
+        prefix_text, _, page = rest.partition(":")
+        await self._panel_step(interaction, table_id, int(version), prefix_text,
+                               int(page or 0))
+
+    # ------------------------------------------------------------------ panel
+    async def on_panel_select(self, interaction: discord.Interaction, table_id: int,
+                              version: int, prefix: str, value: str) -> None:
+        try:
+            if value.startswith("page:"):
+                await self._panel_step(interaction, table_id, version, prefix,
+                                       int(value.split(":")[1]))
+            else:
+                joined = f"{prefix}.{value}" if prefix else value
+                await self._panel_step(interaction, table_id, version, joined, 0)
+        except TableError as exc:
+            await reply_error(interaction, str(exc))
+
+    async def _panel_step(self, interaction, table_id: int, version: int, prefix_text: str,
+                          page: int) -> None:
+        table = self.service.get(table_id)
+        seat = self._seat(table, interaction)
+        if version != table.version:
+            await interaction.response.edit_message(
+                content="⌛ This panel is out of date — the game has moved on. Press **Take my "
+                "turn** on the board again.", embed=None, view=None)
+            return
+        await self.show_panel(interaction, table, seat, panel.decode(prefix_text), edit=True,
+                              page=page)
+
+    async def show_panel(self, interaction: discord.Interaction, table: LiveTable, seat: int,
+                         prefix: tuple[int, ...], *, edit: bool, page: int = 0) -> None:
+        if not table.playing:
+            raise TableError("The game hasn't started yet.")
+        engine = table.engine
+        if seat not in engine.to_act(table.state):
+            waiting = ", ".join(table.names[s] for s in sorted(engine.waiting_for(table.state)))
+            raise TableError(f"It's not your turn — waiting for {waiting or 'nobody'}.")
+        try:
+            level = panel.resolve(engine, table.state, seat, table.names, prefix)
+        except IndexError:
+            raise TableError("That choice is no longer available.") from None
+        if level.action is not None:
+            await self.perform(interaction, table, level.action, version=table.version,
+                               edit=edit)
+            return
+        view = discord.ui.View(timeout=None)
+        code = panel.encode(level.prefix)
+        if len(level.options) <= panel.MAX_BUTTONS:
+            for i, label in enumerate(level.options):
+                nxt = panel.encode((*level.prefix, i))
+                view.add_item(TableButton(table.id, "pn", f"{table.version}:{nxt}",
+                                          label=label[:80], style=discord.ButtonStyle.primary,
+                                          row=0))
+        else:
+            start = page * panel.PAGE
+            chunk = list(enumerate(level.options))[start:start + panel.PAGE]
+            options = [discord.SelectOption(label=label[:100], value=str(i))
+                       for i, label in chunk]
+            if start + panel.PAGE < len(level.options):
+                options.append(discord.SelectOption(label="More…", value=f"page:{page + 1}",
+                                                    emoji="➡️"))
+            elif page > 0:
+                options.append(discord.SelectOption(label="Back to the first page",
+                                                    value="page:0", emoji="⬅️"))
+            view.add_item(PanelSelect(table.id, table.version, code, options,
+                                      placeholder="Choose…"))
+        if level.prefix:
+            back = panel.encode(level.prefix[:-1])
+            view.add_item(TableButton(table.id, "pn", f"{table.version}:{back}", label="Back",
+                                      emoji="↩️", row=1))
+        crumbs = " › ".join(level.crumbs)
+        text = f"**Your move** in {engine.title}" + (f" — {crumbs}" if crumbs else "") + ":"
+        if edit:
+            await interaction.response.edit_message(content=text, embed=None, view=view)
+        else:
+            await interaction.response.send_message(text, view=view, ephemeral=True)
+
+    # ------------------------------------------------------------------ acting
+    async def perform(self, interaction: discord.Interaction, table: LiveTable, action: Any, *,
+                      version: int | None = None, edit: bool = False) -> None:
+        """Apply a human's move and confirm it to them (ephemerally)."""
+        _table, text = await self.service.act(table.id, interaction.user.id, action,
+                                              version=version)
+        confirmation = f"✅ {text}"
+        if edit:
+            await interaction.response.edit_message(content=confirmation, embed=None, view=None)
+        else:
+            await reply(interaction, confirmation, ephemeral=True)
+
+    async def show_hand(self, interaction: discord.Interaction, table: LiveTable) -> None:
+        if not table.playing:
+            raise TableError("The game hasn't started yet.")
+        seat = self._seat(table, interaction)
+        embed = render.private_embed(table, seat)
+        view = None
+        if seat in table.engine.to_act(table.state):
+            view = discord.ui.View(timeout=None)
+            view.add_item(TableButton(table.id, "turn", str(table.version), label="Take my turn",
+                                      emoji="▶️", style=discord.ButtonStyle.primary))
+        await reply(interaction, embed=embed, view=view, ephemeral=True)
+
+    def _seat(self, table: LiveTable, interaction: discord.Interaction) -> int:
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise TableError("You're not playing at this table — only seated players can use "
+                             "these buttons.")
+        return seat
+
+
+def action_label(table: LiveTable, action: Any) -> str:
+    return render_seats(table.engine.describe(table.state, action), table.names)

@@ -1,0 +1,66 @@
+"""The "Take my turn" panel: a tree of choices built from `legal_actions` and `menu_path`.
+
+Actions whose menu paths share a prefix are grouped, so a big action list (a Suit Taboo cast,
+a Six Suit prediction) becomes a few small steps. The position in the tree travels in the
+component's custom id as indices, which is stable because the table version is in it too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engines.core import Engine, render_seats
+
+MAX_BUTTONS = 5
+PAGE = 24  # select options per page, leaving room for "More…"
+
+
+@dataclass
+class PanelLevel:
+    prefix: tuple[int, ...]  # the choice indices that lead here
+    crumbs: list[str]  # labels chosen so far
+    options: list[str]  # labels offered at this level
+    action: Any = None  # set when the prefix designates exactly one action
+
+
+def _paths(engine: Engine, state: Any, seat: int, names: list[str]) -> list[tuple[Any, tuple]]:
+    return [(a, tuple(render_seats(label, names) for label in engine.menu_path(state, a)))
+            for a in engine.legal_actions(state, seat)]
+
+
+def _unique(labels) -> list[str]:
+    seen: dict[str, None] = {}
+    for label in labels:
+        seen.setdefault(label, None)
+    return list(seen)
+
+
+def resolve(engine: Engine, state: Any, seat: int, names: list[str],
+            prefix: tuple[int, ...]) -> PanelLevel:
+    """Walk `prefix` (choice indices) down the tree; raise IndexError if it does not fit."""
+    candidates = _paths(engine, state, seat, names)
+    crumbs: list[str] = []
+    for depth, choice in enumerate(prefix):
+        labels = _unique(p[depth] for _, p in candidates if len(p) > depth)
+        label = labels[choice]
+        crumbs.append(label)
+        candidates = [(a, p) for a, p in candidates if len(p) > depth and p[depth] == label]
+    depth = len(prefix)
+    finished = [a for a, p in candidates if len(p) == depth]
+    deeper = [(a, p) for a, p in candidates if len(p) > depth]
+    if finished and not deeper:
+        return PanelLevel(prefix, crumbs, [], finished[0])
+    options = _unique(p[depth] for _, p in deeper)
+    if len(options) == 1 and not finished and depth < 8:
+        # a single choice is no choice: step through it
+        return resolve(engine, state, seat, names, (*prefix, 0))
+    return PanelLevel(prefix, crumbs, options, None)
+
+
+def encode(prefix: tuple[int, ...]) -> str:
+    return ".".join(str(i) for i in prefix)
+
+
+def decode(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in text.split(".") if p != "")

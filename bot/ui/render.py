@@ -1,0 +1,123 @@
+"""Generic rendering of lobbies, boards and private views around a game's own renderer."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.tables.settings import TableSettings, describe_options
+from bot.ui.components import TableButton
+from engines.core import Event, render_seats
+
+if TYPE_CHECKING:
+    from bot.tables.live import LiveTable
+
+EMBED_TEXT_LIMIT = 5800
+
+
+def _seat_line(table: LiveTable, seat: int) -> str:
+    info = table.seats[seat]
+    host = " 👑" if info.get("user_id") == table.row.host_id else ""
+    who = f"<@{info['user_id']}>" if info.get("user_id") and not info.get("ai") else info["name"]
+    return f"`{seat + 1}.` {who}{host}"
+
+
+def lobby_embed(table: LiveTable) -> discord.Embed:
+    engine, ui = table.engine, table.ui
+    embed = discord.Embed(
+        title=f"{ui.emoji} {engine.title} — lobby",
+        description=(f"{ui.blurb}\n\n**Seats ({len(table.seats)}/{engine.max_players}, "
+                     f"{engine.min_players} needed)**\n"
+                     + "\n".join(_seat_line(table, i) for i in range(len(table.seats)))),
+        colour=ui.colour)
+    options = engine.Options.model_validate(table.game_options)
+    table_settings = TableSettings.model_validate(table.row.options.get("table", {}))
+    text = "\n".join(describe_options(engine, options, table_settings))
+    embed.add_field(name="Options", value=text[:1024], inline=False)
+    embed.set_footer(text=f"Table #{table.id} · Join, then the host presses Start · "
+                     f"/{ui.command} rules")
+    return embed
+
+
+def lobby_view(table: LiveTable) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    tid = table.id
+    full = len(table.seats) >= table.engine.max_players
+    ready = table.engine.min_players <= len(table.seats)
+    view.add_item(TableButton(tid, "join", label="Join", style=discord.ButtonStyle.success,
+                              disabled=full))
+    view.add_item(TableButton(tid, "leave", label="Leave"))
+    view.add_item(TableButton(tid, "ai", label="Add AI", emoji="🤖", disabled=full))
+    view.add_item(TableButton(tid, "start", label="Start", style=discord.ButtonStyle.primary,
+                              disabled=not ready))
+    view.add_item(TableButton(tid, "cancel", label="Cancel", style=discord.ButtonStyle.danger))
+    return view
+
+
+def _fit(embeds: list[discord.Embed]) -> list[discord.Embed]:
+    """Keep within Discord's 10 embeds / 6000 characters per message."""
+    kept, total = [], 0
+    for embed in embeds[:10]:
+        size = len(embed)
+        if total + size > EMBED_TEXT_LIMIT:
+            break
+        kept.append(embed)
+        total += size
+    return kept
+
+
+def board_embeds(table: LiveTable) -> list[discord.Embed]:
+    engine, ui = table.engine, table.ui
+    state, names = table.state, table.names
+    header = discord.Embed(title=f"{ui.emoji} {engine.title} — table #{table.id}",
+                           colour=ui.colour)
+    outcome = engine.outcome(state)
+    if outcome is None:
+        waiting = sorted(engine.waiting_for(state))
+        who = ", ".join(_mention(table, s) for s in waiting) or "—"
+        header.description = f"**To act:** {who}"
+    else:
+        header.description = f"**Game over** — {outcome.reason}"
+        header.add_field(name="Final standings",
+                         value=ui.render_result(outcome, engine.view(state, None), names)[:1024],
+                         inline=False)
+    log = table.meta.get("log", [])
+    if log:
+        text = "\n".join(f"• {render_seats(line, names)}" for line in log)
+        header.add_field(name="Recent", value=text[-1024:], inline=False)
+    header.set_footer(text=f"Table #{table.id} · move {table.version} · "
+                      f"/{ui.command} hand shows your cards privately")
+    body = ui.render_board(engine.view(state, None), names)
+    return _fit([header, *body])
+
+
+def _mention(table: LiveTable, seat: int) -> str:
+    info = table.seats[seat]
+    if info.get("user_id") and not info.get("ai"):
+        return f"<@{info['user_id']}>"
+    return info["name"]
+
+
+def board_view(table: LiveTable) -> discord.ui.View | None:
+    if table.engine.outcome(table.state) is not None:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton(table.id, "hand", label="My hand", emoji="🂠",
+                              style=discord.ButtonStyle.secondary))
+    view.add_item(TableButton(table.id, "turn", str(table.version), label="Take my turn",
+                              emoji="▶️", style=discord.ButtonStyle.primary))
+    return view
+
+
+def private_embed(table: LiveTable, seat: int, events: list[Event] | None = None
+                  ) -> discord.Embed:
+    names = table.names
+    embed = table.ui.render_private(table.engine.view(table.state, seat), names, seat)
+    embed.title = embed.title or f"{table.ui.emoji} Your hand"
+    embed.set_author(name=f"{table.engine.title} · table #{table.id}")
+    if events:
+        text = "\n".join(f"• {render_seats(e.text, names)}" for e in events[-10:])
+        embed.add_field(name="Just now (only you see this)", value=text[:1024], inline=False)
+    embed.set_footer(text="Secret: only you can see this.")
+    return embed

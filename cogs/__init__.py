@@ -1,0 +1,1 @@
+"""One cog per game plus help, stats and server configuration (loaded by `create_bot`)."""

@@ -1,0 +1,110 @@
+"""`/config`: server moderators set each game's default options (Manage Server only)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.tables.settings import (
+    OptionsError,
+    TableSettings,
+    describe_options,
+    option_fields,
+    parse_value,
+    resolve_options,
+)
+from bot.ui.replies import reply, reply_error
+from cogs.stats import GAME_CHOICES
+from engines import ENGINES
+
+
+def _can_manage(interaction: discord.Interaction) -> bool:
+    perms = interaction.permissions
+    return bool(perms and (perms.manage_guild or perms.administrator))
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class ConfigGroup(app_commands.Group, name="config",
+                  description="Server defaults for each game (Manage Server)."):
+    def __init__(self, bot) -> None:
+        super().__init__()
+        self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        # Discord hides the command from others, but never trust the client: check here too.
+        if not _can_manage(interaction):
+            await reply_error(interaction, "Only members with **Manage Server** can change "
+                              "game settings.")
+            return False
+        return True
+
+    async def _show(self, interaction: discord.Interaction, game: str, note: str = "") -> None:
+        engine = ENGINES[game]
+        stored = await self.bot.storage.get_game_settings(interaction.guild_id, game)
+        base = {"turn_seconds": self.bot.settings.turn_seconds,
+                "afk_turns": self.bot.settings.afk_turns}
+        options, table = resolve_options(engine, base, stored)
+        lines = describe_options(engine, options, table)
+        embed = discord.Embed(title=f"⚙️ {engine.title} defaults on this server",
+                              description=(note + "\n\n" if note else "") + "\n".join(lines),
+                              colour=0x95A5A6)
+        embed.set_footer(text="/config set game: option: value: · /config reset game:")
+        await reply(interaction, embed=embed, ephemeral=True)
+
+    @app_commands.command(name="show", description="Show a game's default options here.")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def show(self, interaction: discord.Interaction, game: str) -> None:
+        await self._show(interaction, game)
+
+    @app_commands.command(name="set", description="Set one default option of a game.")
+    @app_commands.describe(option="Option name (suggestions list them)", value="New value")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def set(self, interaction: discord.Interaction, game: str, option: str,
+                  value: str) -> None:
+        engine = ENGINES[game]
+        key = option.strip().lower()
+        stored = await self.bot.storage.get_game_settings(interaction.guild_id, game)
+        updated = {**stored, key: parse_value(value)}
+        try:
+            resolve_options(engine, updated)
+        except OptionsError as exc:
+            await reply_error(interaction, f"{exc} Nothing was changed.")
+            return
+        await self.bot.storage.set_game_settings(interaction.guild_id, game, updated)
+        await self._show(interaction, game, f"✅ `{key}` is now **{value}** for new tables.")
+
+    @set.autocomplete("option")
+    async def _option_autocomplete(self, interaction: discord.Interaction, current: str):
+        game = interaction.namespace.game
+        if game not in ENGINES:
+            return []
+        fields = option_fields(ENGINES[game])
+        return [app_commands.Choice(name=f"{k} — {f.description}"[:100], value=k)
+                for k, f in fields.items() if current.lower() in k][:25]
+
+    @app_commands.command(name="reset", description="Forget this server's defaults for a game.")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def reset(self, interaction: discord.Interaction, game: str) -> None:
+        await self.bot.storage.reset_game_settings(interaction.guild_id, game)
+        await self._show(interaction, game, "✅ Back to the built-in defaults.")
+
+
+class ConfigCog(commands.Cog):
+    def __init__(self, bot) -> None:
+        self.bot = bot
+        self.group = ConfigGroup(bot)
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.group)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.group.name)
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(ConfigCog(bot))
+
+
+__all__ = ["TableSettings", "setup"]

@@ -1,0 +1,50 @@
+"""`/help`: what the bot does and how to play, shown only to the asker."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.ui.replies import reply
+
+
+class HelpCog(commands.Cog):
+    def __init__(self, bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="help", description="How to play: the games and the commands.")
+    async def help(self, interaction: discord.Interaction) -> None:
+        embed = discord.Embed(
+            title="🎴 Card table — help",
+            description=(
+                "I run hidden-information card games in this channel. Your cards, roles and "
+                "secret rules reach only you: by DM, and always through the **My hand** button "
+                "(only you see its answer).\n\n**Start a game:** `/<game> new` opens a lobby — "
+                "players press **Join**, the host can **Add AI** seats, then **Start**. On the "
+                "board, **Take my turn** opens your move panel; every move also has a slash "
+                "command."),
+            colour=0x5865F2)
+        for ui in sorted(self.bot.tables.uis.values(), key=lambda u: u.engine.title):
+            engine = ui.engine
+            embed.add_field(
+                name=f"{ui.emoji} {engine.title} ({engine.min_players}–{engine.max_players} "
+                     "players)",
+                value=f"{ui.blurb}\n`/{ui.command} new` · `/{ui.command} rules` · "
+                      f"`/{ui.command} hand`",
+                inline=False)
+        embed.add_field(
+            name="Every game",
+            value=("`/<game> turn` your move panel · `/<game> move` any legal move by name · "
+                   "`/<game> board` repost the board · `/<game> cancel` (host or moderator)"),
+            inline=False)
+        embed.add_field(
+            name="Scores and settings",
+            value=("`/leaderboard game:` best players here · `/stats [user]` someone's record · "
+                   "`/config show|set|reset` game defaults (Manage Server)"),
+            inline=False)
+        await reply(interaction, embed=embed, ephemeral=True)
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(HelpCog(bot))

@@ -1,0 +1,76 @@
+"""Settings and the `python -m bot` entry point without a token."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.settings import SettingsError, load_settings
+from bot.tables.settings import OptionsError, parse_option_text, resolve_options
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run_bot(env_extra: dict[str, str], tmp_path) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in {"DISCORD_TOKEN", "TURN_SECONDS"}}
+    env.update(env_extra)
+    return subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env | {
+        "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60)
+
+
+def test_no_token_explains_and_exits_2(tmp_path):
+    result = _run_bot({}, tmp_path)
+    assert result.returncode == 2
+    assert "DISCORD_TOKEN" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_malformed_setting_is_one_sentence_and_exit_2(tmp_path):
+    result = _run_bot({"DISCORD_TOKEN": "x", "TURN_SECONDS": "soon"}, tmp_path)
+    assert result.returncode == 2
+    assert "TURN_SECONDS" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_settings_defaults_and_overrides(monkeypatch):
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    settings = load_settings(_env_file=None)
+    assert settings.discord_token is None
+    assert settings.database_path.name.endswith(".db")
+    monkeypatch.setenv("DEV_GUILD_ID", "123")
+    monkeypatch.setenv("LOG_LEVEL", "debug")
+    settings = load_settings(_env_file=None)
+    assert settings.dev_guild_id == 123 and settings.log_level == "DEBUG"
+    monkeypatch.setenv("LOG_LEVEL", "loud")
+    with pytest.raises(SettingsError, match="LOG_LEVEL"):
+        load_settings(_env_file=None)
+
+
+def test_option_text_parsing():
+    assert parse_option_text("points_target=8 turn_seconds=0 wire=yes name='a b'") == {
+        "points_target": 8, "turn_seconds": 0, "wire": True, "name": "a b"}
+    with pytest.raises(OptionsError):
+        parse_option_text("points_target")
+
+
+def test_resolve_options_validates_with_the_games_model():
+    from pydantic import Field
+
+    from engines.core import Engine, GameOptions
+
+    class Opts(GameOptions):
+        points_target: int = Field(6, ge=2, le=20, description="Points to win.")
+
+    class Fake(Engine):
+        name, title, min_players, max_players, Options = "fake", "Fake", 2, 3, Opts
+
+    options, table = resolve_options(Fake(), {"points_target": 8}, {"turn_seconds": 30})
+    assert options.points_target == 8 and table.turn_seconds == 30
+    with pytest.raises(OptionsError, match="points_target"):
+        resolve_options(Fake(), {"points_target": 99})
+    with pytest.raises(OptionsError, match="Unknown"):
+        resolve_options(Fake(), {"colour": "red"})

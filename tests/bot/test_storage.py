@@ -1,0 +1,90 @@
+"""Storage: migrations, tables with optimistic versions, results and stats, on real files."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.storage import MIGRATIONS, StaleVersionError, Storage
+
+
+@pytest.fixture
+async def store(tmp_path):
+    storage = await Storage.open(tmp_path / "db" / "test.db")
+    yield storage
+    await storage.close()
+
+
+async def test_migrations_are_recorded_and_safe_to_run_twice(tmp_path):
+    path = tmp_path / "twice.db"
+    first = await Storage.open(path)
+    assert await first.schema_versions() == [v for v, _ in MIGRATIONS]
+    assert await first.migrate() == []
+    await first.close()
+    second = await Storage.open(path)
+    assert await second.schema_versions() == [v for v, _ in MIGRATIONS]
+    await second.close()
+
+
+async def test_wal_and_foreign_keys(store):
+    async with store._db.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0] == "wal"
+    async with store._db.execute("PRAGMA foreign_keys") as cur:
+        assert (await cur.fetchone())[0] == 1
+
+
+async def test_one_table_per_channel_and_versioned_saves(store):
+    table = await store.create_table(guild_id=1, channel_id=10, game="suspense", host_id=5,
+                                     seats=[{"user_id": 5, "name": "Ann", "ai": False}],
+                                     options={"game": {}, "table": {}})
+    assert table is not None and table.version == 0 and table.status == "lobby"
+    again = await store.create_table(guild_id=1, channel_id=10, game="taboo", host_id=6,
+                                     seats=[], options={})
+    assert again is None
+    table.status, table.state, table.version = "playing", '{"x": 1}', 1
+    await store.save_table(table, expected_version=0)
+    with pytest.raises(StaleVersionError):
+        await store.save_table(table, expected_version=0)
+    loaded = await store.get_table(table.id)
+    assert loaded.version == 1 and loaded.state == '{"x": 1}' and loaded.status == "playing"
+
+
+async def test_tables_survive_reopening(tmp_path):
+    path = tmp_path / "reopen.db"
+    first = await Storage.open(path)
+    table = await first.create_table(guild_id=1, channel_id=11, game="taboo", host_id=1,
+                                     seats=[{"user_id": 1, "name": "A"}], options={})
+    table.meta["deadline"] = 123.0
+    await first.save_meta(table)
+    await first.close()
+    second = await Storage.open(path)
+    [row] = await second.active_tables()
+    assert row.id == table.id and row.meta == {"deadline": 123.0}
+    await second.close()
+
+
+async def test_finish_records_match_and_stats_and_drops_the_table(store):
+    seats = [{"user_id": 1, "name": "Ann", "ai": False}, {"user_id": 2, "name": "Bo", "ai": False},
+             {"user_id": None, "name": "🤖 Ada", "ai": True}]
+    for round_ in range(2):
+        table = await store.create_table(guild_id=7, channel_id=20, game="suspense", host_id=1,
+                                         seats=seats, options={})
+        table.started_at = 100.0
+        await store.finish_table(table, scores={0: 6, 1: 2 + round_, 2: 1}, winners={0},
+                                 reason="points target", finished_at=160.0)
+        assert await store.table_in_channel(20) is None
+    board = await store.leaderboard(7, "suspense")
+    assert [(r.name, r.played, r.wins, r.points) for r in board] == [("Ann", 2, 2, 12.0),
+                                                                     ("Bo", 2, 0, 5.0)]
+    [mine] = await store.player_stats(7, 2)
+    assert mine.game == "suspense" and mine.win_rate == 0.0
+    matches = await store.recent_matches(7, "suspense")
+    assert len(matches) == 2 and matches[0]["duration"] == 60.0
+    assert matches[0]["winners"] == [0]
+
+
+async def test_guild_settings_set_and_reset(store):
+    assert await store.get_game_settings(1, "taboo") == {}
+    await store.set_game_settings(1, "taboo", {"max_turns": 100})
+    assert await store.get_game_settings(1, "taboo") == {"max_turns": 100}
+    await store.reset_game_settings(1, "taboo")
+    assert await store.get_game_settings(1, "taboo") == {}
