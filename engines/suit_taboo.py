@@ -1,0 +1,944 @@
+"""Suit Taboo (with the optional "Taboo on the Wire" roles): the pure rules engine.
+
+Each player secretly holds a role card (an ace or the joker) and tries to stay unexposed while
+casting "doubts" (cards) at the others from a face-up catapult. The rules are the seed text
+(seeds/suit_taboo.txt) as decided by RULINGS.md; see data/suit_taboo/rules.md for the summary
+players read. The AI lives in `engines.suit_taboo_ai` to keep this module about rules only.
+
+Design notes (why the state looks like this):
+- Every card remembers which seats have ever seen it (`seen` bit masks, PUBLIC bit for
+  everyone). That is exactly what `secret_labels` needs and costs one int per card.
+- Doubts are stored with their sender and whether they came from the open cards, so a view and
+  `determinize` know precisely who knows which doubt.
+- Cards in a hand that were taken from the open row are publicly known (`known`), and the
+  public `built` list of catapult suits is what lets players (and the AI) rule roles out.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import Field
+
+from engines.cards import JOKER, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card
+from engines.core import (
+    Engine,
+    Event,
+    GameOptions,
+    GameOverError,
+    IllegalActionError,
+    NotYourTurnError,
+    Outcome,
+    SeededState,
+    Step,
+    private,
+    public,
+)
+
+PUBLIC = 1 << 6  # bit in `seen` for "shown to everyone"; seats use bits 0..4
+ROLE_CARDS: tuple[Card, ...] = (*(Card(1, s) for s in SUITS), JOKER)
+PLAY_CARDS: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in range(2, 14))
+ALL_CARDS: tuple[Card, ...] = (*PLAY_CARDS, *ROLE_CARDS)
+CARD_INDEX: dict[Card, int] = {c: i for i, c in enumerate(ALL_CARDS)}
+LABEL: dict[Card, str] = {c: str(c) for c in ALL_CARDS}  # str(card) is slow in hot paths
+CODE: dict[Card, str] = {c: c.code for c in ALL_CARDS}
+BLACK_ACES = ("s", "c")
+HAND_LIMIT = 5
+
+
+def penalty(card: Card) -> int:
+    """Penalty of a rightful doubt: 2 for a face card, 1 for 2-10."""
+    return 2 if card.rank >= 11 else 1
+
+
+def wire_role(role: Card) -> str:
+    """Role name in "Taboo on the Wire"."""
+    if role.is_joker:
+        return "McNulty"
+    return "bad guy" if role.suit in BLACK_ACES else "detective"
+
+
+def role_name(role: Card) -> str:
+    return "the joker" if role.is_joker else f"the ace of {SUIT_NAMES[role.suit]}"
+
+
+# --------------------------------------------------------------------------- options
+class SuitTabooOptions(GameOptions):
+    wins_needed: int = Field(2, ge=2, le=3, description="Round wins needed to win the match "
+                             "(players reaching it in the same round all win).")
+    wire: bool = Field(False, description="Taboo on the Wire: black aces are bad guys, red aces "
+                       "detectives, the joker is McNulty who must name the bad guys.")
+    max_reshuffles: int | None = Field(None, ge=0, le=50, description="Reshuffles of the dump "
+                                       "allowed per round before end mode is forced "
+                                       "(empty = no limit).")
+    max_turns_per_round: int = Field(400, ge=60, le=2000, description="Safety cap: a round "
+                                     "that reaches this many turns ends at once and is scored "
+                                     "as it stands (keeps endless pick/build loops finite).")
+    max_rounds: int = Field(12, ge=3, le=40, description="Safety cap on rounds: after this many "
+                            "rounds the match ends and the most round wins take it.")
+
+
+# --------------------------------------------------------------------------- actions
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """Take the top of the deck (`card=None`) or the named open card."""
+
+    card: Card | None = None
+    kind: str = "pick"
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    """Put a hand card face up as the new catapult."""
+
+    card: Card
+    kind: str = "build"
+
+
+@dataclass(frozen=True, slots=True)
+class Cast:
+    """Shoot doubts: `shots` = ((card, target seat), ...) sorted by card.
+
+    `mode` is "suit" (one card of the catapult's suit) or "number" (1-3 of its number). Each
+    card is either in the shooter's hand or among the open cards (the state says which).
+    """
+
+    mode: str
+    shots: tuple[tuple[Card, int], ...]
+    kind: str = "cast"
+
+
+@dataclass(frozen=True, slots=True)
+class DropOut:
+    """End mode only: dump the hand and an unused catapult, and stop playing this round."""
+
+    kind: str = "drop"
+
+
+@dataclass(frozen=True, slots=True)
+class Accuse:
+    """McNulty names the holder of one black ace (`target=None`: out of play)."""
+
+    suit: str
+    target: int | None
+    kind: str = "accuse"
+
+
+Action = Pick | Build | Cast | DropOut | Accuse
+
+# Interned action objects: frozen dataclasses are slow to build and legal_actions runs on
+# every step of every playout, so the common actions are made once.
+PICK_DECK = Pick(None)
+DROP_OUT = DropOut()
+_PICK = {c: Pick(c) for c in PLAY_CARDS}
+_BUILD = {c: Build(c) for c in PLAY_CARDS}
+_SUIT_CAST = {(c, t): Cast("suit", ((c, t),)) for c in PLAY_CARDS for t in range(5)}
+
+
+# --------------------------------------------------------------------------- state
+@dataclass(slots=True, eq=False)
+class SuitTabooState(SeededState):
+    n: int
+    seed: int
+    rng_counter: int
+    options: SuitTabooOptions
+    round_no: int = 0
+    dealer: int = 0
+    wins: list[int] = field(default_factory=list)
+    roles: list[Card] = field(default_factory=list)
+    out_roles: list[Card] = field(default_factory=list)
+    deck: list[Card] = field(default_factory=list)  # top = last
+    dump: list[Card] = field(default_factory=list)
+    open: list[Card] = field(default_factory=list)
+    hands: list[list[Card]] = field(default_factory=list)
+    known: list[list[Card]] = field(default_factory=list)  # hand cards taken from open
+    catapult: list[Card | None] = field(default_factory=list)
+    shields: list[list[Card]] = field(default_factory=list)
+    doubts: list[list[tuple[Card, int, bool]]] = field(default_factory=list)  # card, from, open
+    built: list[list[str]] = field(default_factory=list)  # catapult suits, this round
+    status: list[str] = field(default_factory=list)  # active / stuck / dropped / done
+    current: int = 0
+    turns: int = 0
+    reshuffles: int = 0
+    end_mode: bool = False
+    phase: str = "play"  # play / accuse / over
+    accusations: list[tuple[str, int | None]] = field(default_factory=list)
+    seen: list[int] = field(default_factory=list)
+    last_round: dict | None = None
+    reason: str = ""
+    winners: list[int] = field(default_factory=list)
+    cache: dict = field(default_factory=dict, repr=False)
+
+    def clone(self) -> SuitTabooState:
+        return SuitTabooState(
+            self.n, self.seed, self.rng_counter, self.options, self.round_no, self.dealer,
+            self.wins[:], self.roles[:], self.out_roles[:], self.deck[:], self.dump[:],
+            self.open[:], [h[:] for h in self.hands], [k[:] for k in self.known],
+            self.catapult[:], [s[:] for s in self.shields], [d[:] for d in self.doubts],
+            [b[:] for b in self.built], self.status[:], self.current, self.turns,
+            self.reshuffles, self.end_mode, self.phase, self.accusations[:], self.seen[:],
+            self.last_round, self.reason, self.winners[:], {})
+
+    def joker_seat(self) -> int | None:
+        for seat, role in enumerate(self.roles):
+            if role.is_joker:
+                return seat
+        return None
+
+
+def _see(s: SuitTabooState, card: Card, bits: int) -> None:
+    s.seen[CARD_INDEX[card]] |= bits
+
+
+def _bit(seat: int) -> int:
+    return 1 << seat
+
+
+# --------------------------------------------------------------------------- the engine
+class SuitTabooEngine(Engine[SuitTabooState, Action]):
+    name = "suit_taboo"
+    title = "Suit Taboo"
+    min_players = 3
+    max_players = 5
+    Options = SuitTabooOptions
+
+    # ---- setup ---------------------------------------------------------------------------
+    def new_game(self, n_players: int, seed: int, options: Any = None) -> SuitTabooState:
+        if not self.min_players <= n_players <= self.max_players:
+            raise ValueError(f"Suit Taboo needs 3 to 5 players, not {n_players}.")
+        opts = self.parse_options(options)
+        s = SuitTabooState(n_players, seed, 0, opts)  # type: ignore[arg-type]
+        s.wins = [0] * n_players
+        s.seen = [0] * len(ALL_CARDS)
+        s.dealer = s.next_rng().randrange(n_players)
+        self._deal(s, [])
+        return s
+
+    def _deal(self, s: SuitTabooState, events: list[Event]) -> None:
+        """Start a round: roles from the suit deck, 2 hand cards each, 2 open cards."""
+        n = s.n
+        s.round_no += 1
+        roles = list(ROLE_CARDS)
+        s.next_rng().shuffle(roles)
+        s.roles, s.out_roles = roles[:n], roles[n:]
+        deck = list(PLAY_CARDS)
+        s.next_rng().shuffle(deck)
+        s.deck, s.dump, s.open = deck, [], []
+        s.hands = [[] for _ in range(n)]
+        s.known = [[] for _ in range(n)]
+        s.catapult = [None] * n
+        s.shields = [[] for _ in range(n)]
+        s.doubts = [[] for _ in range(n)]
+        s.built = [[] for _ in range(n)]
+        s.status = ["active"] * n
+        s.turns = s.reshuffles = 0
+        s.end_mode = False
+        s.phase = "play"
+        s.accusations = []
+        starter = (s.dealer + 1) % n
+        events.append(public("round_start", f"Round {s.round_no}: {{P{s.dealer}}} deals, "
+                             f"{{P{starter}}} starts.", round=s.round_no, dealer=s.dealer,
+                             starter=starter))
+        for seat in range(n):
+            role = s.roles[seat]
+            _see(s, role, _bit(seat))
+            extra = f" ({wire_role(role)})" if s.options.wire else ""
+            events.append(private(seat, "role", f"Your role this round: {role}{extra}.",
+                                  role=role.code, wire_role=wire_role(role)
+                                  if s.options.wire else None))
+        for seat in range(n):
+            for _ in range(2):
+                card = s.deck.pop()
+                s.hands[seat].append(card)
+                _see(s, card, _bit(seat))
+            events.append(private(seat, "deal", "You were dealt "
+                                  f"{', '.join(map(str, s.hands[seat]))}.",
+                                  cards=[c.code for c in s.hands[seat]]))
+        for _ in range(2):
+            card = s.deck.pop()
+            s.open.append(card)
+            _see(s, card, PUBLIC)
+        events.append(public("open_cards", f"Open cards: {', '.join(map(str, s.open))}.",
+                             cards=[c.code for c in s.open]))
+        s.current = s.dealer
+        self._advance(s, events)
+
+    # ---- turn order ----------------------------------------------------------------------
+    def to_act(self, state: SuitTabooState) -> frozenset[int]:
+        if state.phase == "over":
+            return frozenset()
+        if state.phase == "accuse":
+            seat = state.joker_seat()
+            return frozenset() if seat is None else frozenset((seat,))
+        return frozenset((state.current,))
+
+    def _has_action(self, s: SuitTabooState, seat: int) -> bool:
+        """Cheap test for "not stuck" (the same rules legal_actions enumerates)."""
+        hand = s.hands[seat]
+        if s.end_mode:
+            return True  # Drop out is always possible in end mode
+        if len(hand) < HAND_LIMIT and (s.deck or s.open):
+            return True
+        role = s.roles[seat]
+        if any(role.is_joker or c.suit != role.suit for c in hand):
+            return True
+        cat = s.catapult[seat]
+        if cat is not None:
+            for c in itertools.chain(hand, s.open):
+                if c.suit == cat.suit or c.rank == cat.rank:
+                    return True
+        return False
+
+    def _advance(self, s: SuitTabooState, events: list[Event]) -> None:
+        """Pass the turn clockwise, skipping (and marking) stuck or finished players."""
+        if s.turns >= s.options.max_turns_per_round:
+            events.append(public("turn_cap", f"The round reached the safety cap of "
+                                 f"{s.options.max_turns_per_round} turns and ends now.",
+                                 cap=s.options.max_turns_per_round))
+            self._finish_round(s, events, capped=True)
+            return
+        n = s.n
+        for i in range(1, n + 1):
+            seat = (s.current + i) % n
+            if s.status[seat] != "active":
+                continue
+            if s.end_mode and not s.hands[seat] and not s.open:
+                s.status[seat] = "done"
+                if s.catapult[seat] is not None:
+                    s.dump.append(s.catapult[seat])  # type: ignore[arg-type]
+                    s.catapult[seat] = None
+                events.append(public("done", f"{{P{seat}}} has no cards and nothing to pick: "
+                                     "done for this round.", seat=seat))
+                continue
+            if not self._has_action(s, seat):
+                s.status[seat] = "stuck"
+                events.append(public("stuck", f"{{P{seat}}} has no legal move and sits out "
+                                     "the rest of the round.", seat=seat))
+                continue
+            s.current = seat
+            return
+        self._finish_round(s, events, capped=False)
+
+    # ---- deck handling -------------------------------------------------------------------
+    def _draw(self, s: SuitTabooState, events: list[Event]) -> Card | None:
+        if not s.deck:
+            return None
+        card = s.deck.pop()
+        if not s.deck:
+            self._deck_ran_out(s, events)
+        return card
+
+    def _deck_ran_out(self, s: SuitTabooState, events: list[Event]) -> None:
+        if s.end_mode:
+            return
+        cap = s.options.max_reshuffles
+        if s.dump and (cap is None or s.reshuffles < cap):
+            s.deck, s.dump = s.dump, []
+            s.next_rng().shuffle(s.deck)
+            s.reshuffles += 1
+            events.append(public("reshuffle", f"The deck ran out: the dump ({len(s.deck)} "
+                                 "cards) is shuffled into a new deck.", size=len(s.deck),
+                                 reshuffles=s.reshuffles))
+            return
+        s.end_mode = True
+        why = ("the reshuffle limit is reached" if s.dump else "the dump is empty too")
+        events.append(public("end_mode", f"The deck ran out and {why}: end mode. No more "
+                             "reshuffles; open cards can still be picked and anyone may drop "
+                             "out.", reason=why))
+
+    def _refill_open(self, s: SuitTabooState, events: list[Event]) -> None:
+        new = []
+        while len(s.open) < 2 and not s.end_mode:
+            card = self._draw(s, events)
+            if card is None:
+                break
+            s.open.append(card)
+            _see(s, card, PUBLIC)
+            new.append(card)
+        if new:
+            events.append(public("open_refill", f"New open card{'s' if len(new) > 1 else ''}: "
+                                 f"{', '.join(map(LABEL.__getitem__, new))}.", cards=[CODE[c] for c in new]))
+
+    # ---- legal actions -------------------------------------------------------------------
+    def legal_actions(self, state: SuitTabooState, seat: int) -> list[Action]:
+        cached = state.cache.get(seat)
+        if cached is None:
+            cached = state.cache[seat] = tuple(self._generate(state, seat))
+        return list(cached)
+
+    def _generate(self, s: SuitTabooState, seat: int) -> list[Action]:
+        if s.phase == "over" or seat not in self.to_act(s):
+            return []
+        if s.phase == "accuse":
+            return self._accusations(s)
+        out: list[Action] = []
+        hand = s.hands[seat]
+        if len(hand) < HAND_LIMIT:
+            if s.deck:
+                out.append(PICK_DECK)
+            out.extend(_PICK[c] for c in s.open)
+        role = s.roles[seat]
+        if role.is_joker:
+            out.extend(_BUILD[c] for c in hand)
+        else:
+            own = role.suit
+            out.extend(_BUILD[c] for c in hand if c.suit != own)
+        cat = s.catapult[seat]
+        if cat is not None:
+            others = [t for t in range(s.n) if t != seat]
+            pool = [*hand, *s.open]
+            csuit, crank = cat.suit, cat.rank
+            for c in pool:
+                if c.suit == csuit:
+                    out.extend(_SUIT_CAST[c, t] for t in others)
+            same = sorted((c for c in pool if c.rank == crank), key=CARD_INDEX.__getitem__)
+            for k in range(1, min(3, len(same)) + 1):
+                for combo in itertools.combinations(same, k):
+                    for targets in itertools.product(others, repeat=k):
+                        out.append(Cast("number", tuple(zip(combo, targets, strict=True))))
+        if s.end_mode:
+            out.append(DROP_OUT)
+        return out
+
+    def _accusations(self, s: SuitTabooState) -> list[Action]:
+        done = {suit for suit, _ in s.accusations}
+        named = {t for _, t in s.accusations if t is not None}
+        joker = s.joker_seat()
+        for suit in BLACK_ACES:
+            if suit in done:
+                continue
+            out: list[Action] = [Accuse(suit, t) for t in range(s.n)
+                                 if t != joker and t not in named]
+            if s.n < len(ROLE_CARDS):
+                out.append(Accuse(suit, None))
+            return out
+        return []
+
+    # ---- apply ---------------------------------------------------------------------------
+    def apply(self, state: SuitTabooState, seat: int, action: Action) -> Step[SuitTabooState]:
+        if state.phase == "over":
+            raise GameOverError("The game is over.")
+        if seat not in self.to_act(state):
+            raise NotYourTurnError("It is not your turn.")
+        cached = state.cache.get(seat)
+        if cached is None:
+            cached = state.cache[seat] = tuple(self._generate(state, seat))
+        try:
+            ok = action in cached
+        except TypeError:
+            ok = False
+        if not ok:
+            raise IllegalActionError("That move is not allowed right now.")
+        s = state.clone()
+        events: list[Event] = []
+        if isinstance(action, Accuse):
+            self._do_accuse(s, seat, action, events)
+        else:
+            if isinstance(action, Pick):
+                self._do_pick(s, seat, action, events)
+            elif isinstance(action, Build):
+                self._do_build(s, seat, action, events)
+            elif isinstance(action, Cast):
+                self._do_cast(s, seat, action, events)
+            else:
+                self._do_drop(s, seat, events)
+            s.turns += 1
+            self._advance(s, events)
+        s.cache = {}
+        return Step(s, tuple(events))
+
+    def _do_pick(self, s: SuitTabooState, seat: int, a: Pick, events: list[Event]) -> None:
+        if a.card is None:
+            card = self._draw(s, events)
+            assert card is not None
+            s.hands[seat].append(card)
+            _see(s, card, _bit(seat))
+            events.append(private(seat, "drew", f"You drew {LABEL[card]}.", card=CODE[card]))
+            events.append(public("pick", f"{{P{seat}}} picked the top card of the deck.",
+                                 seat=seat, source="deck"))
+            return
+        s.open.remove(a.card)
+        s.hands[seat].append(a.card)
+        s.known[seat].append(a.card)
+        events.append(public("pick", f"{{P{seat}}} took the open card {LABEL[a.card]}.", seat=seat,
+                             source="open", card=CODE[a.card]))
+        self._refill_open(s, events)
+
+    def _do_build(self, s: SuitTabooState, seat: int, a: Build, events: list[Event]) -> None:
+        self._remove_from_hand(s, seat, a.card)
+        old = s.catapult[seat]
+        s.catapult[seat] = a.card
+        s.built[seat].append(a.card.suit)
+        _see(s, a.card, PUBLIC)
+        text = f"{{P{seat}}} built a catapult: {LABEL[a.card]}"
+        if old is not None:
+            s.dump.append(old)
+            text += f" (the old {LABEL[old]} goes to the dump)"
+        events.append(public("build", text + ".", seat=seat, card=CODE[a.card],
+                             old=CODE[old] if old else None))
+
+    def _do_cast(self, s: SuitTabooState, seat: int, a: Cast, events: list[Event]) -> None:
+        cat = s.catapult[seat]
+        assert cat is not None
+        parts, secret_parts, open_codes = [], [], []
+        used_open = False
+        for card, target in a.shots:
+            from_open = card in s.open
+            if from_open:
+                s.open.remove(card)
+                used_open = True
+                open_codes.append(CODE[card])
+                parts.append(f"{LABEL[card]} (open) → {{P{target}}}")
+            else:
+                self._remove_from_hand(s, seat, card)
+                parts.append(f"a hand card → {{P{target}}}")
+                _see(s, card, _bit(target))
+                events.append(private(target, "doubt_received", f"{{P{seat}}} cast {LABEL[card]} at "
+                                      "you.", seat=seat, card=CODE[card]))
+            secret_parts.append(f"{LABEL[card]} → {{P{target}}}")
+            s.doubts[target].append((card, seat, from_open))
+        s.catapult[seat] = None
+        if a.mode == "number":
+            s.shields[seat].append(cat)
+            tail = f"The {LABEL[cat]} catapult becomes a shield."
+        else:
+            s.dump.append(cat)
+            tail = f"The {LABEL[cat]} catapult goes to the dump."
+        how = "same number" if a.mode == "number" else "same suit"
+        events.append(private(seat, "cast_detail", f"You cast ({how}): "
+                              f"{', '.join(secret_parts)}.", seat=seat,
+                              shots=[[c.code, t] for c, t in a.shots]))
+        events.append(public("cast", f"{{P{seat}}} cast with the {LABEL[cat]} catapult ({how}): "
+                             f"{'; '.join(parts)}. {tail}", seat=seat, mode=a.mode,
+                             catapult=CODE[cat], targets=[t for _, t in a.shots],
+                             open_cards=open_codes))
+        if used_open:
+            self._refill_open(s, events)
+
+    def _do_drop(self, s: SuitTabooState, seat: int, events: list[Event]) -> None:
+        count = len(s.hands[seat])
+        s.dump.extend(s.hands[seat])
+        s.hands[seat] = []
+        s.known[seat] = []
+        if s.catapult[seat] is not None:
+            s.dump.append(s.catapult[seat])  # type: ignore[arg-type]
+            s.catapult[seat] = None
+        s.status[seat] = "dropped"
+        events.append(public("drop", f"{{P{seat}}} drops out of the round ({count} hand "
+                             "card(s) to the dump).", seat=seat, cards=count))
+
+    def _remove_from_hand(self, s: SuitTabooState, seat: int, card: Card) -> None:
+        s.hands[seat].remove(card)
+        if card in s.known[seat]:
+            s.known[seat].remove(card)
+
+    # ---- accusation, reveal and scoring --------------------------------------------------
+    def _finish_round(self, s: SuitTabooState, events: list[Event], capped: bool) -> None:
+        s.reason = "turn cap" if capped else "everyone is done"
+        joker = s.joker_seat()
+        if s.options.wire and joker is not None:
+            s.phase = "accuse"
+            events.append(public("accuse_wait", f"Before the reveal, McNulty ({{P{joker}}}) "
+                                 "names where each black ace is.", seat=joker))
+            events.append(private(joker, "accuse_prompt", "You are McNulty: name the holder of "
+                                  "each black ace (or say it is out of play).", seat=joker))
+            return
+        self._reveal(s, events)
+
+    def _do_accuse(self, s: SuitTabooState, seat: int, a: Accuse, events: list[Event]) -> None:
+        s.accusations.append((a.suit, a.target))
+        who = "out of play" if a.target is None else f"held by {{P{a.target}}}"
+        events.append(private(seat, "accuse", f"You say the ace of {SUIT_NAMES[a.suit]} is "
+                              f"{who}.", suit=a.suit, target=a.target))
+        if len(s.accusations) == len(BLACK_ACES):
+            self._reveal(s, events)
+
+    def _reveal(self, s: SuitTabooState, events: list[Event]) -> None:
+        """Flip every history line, score the round, then deal again or end the match."""
+        summary = score_round(s)
+        for seat in range(s.n):
+            _see(s, s.roles[seat], PUBLIC)
+            for card, _, _ in s.doubts[seat]:
+                _see(s, card, PUBLIC)
+        for line in summary["players"]:
+            events.append(public("reveal", line["text"], **{k: v for k, v in line.items()
+                                                             if k != "text"}))
+        if summary["accusations"] is not None:
+            events.append(public("accusations", summary["accusation_text"],
+                                 accusations=summary["accusations"]))
+        winners = summary["winners"]
+        for seat in winners:
+            s.wins[seat] += 1
+        wtext = ", ".join(f"{{P{w}}}" for w in winners) if winners else "nobody"
+        events.append(public("round_end", f"Round {s.round_no} ends ({s.reason}). Winners: "
+                             f"{wtext}.", winners=winners, wins=s.wins[:], reason=s.reason))
+        s.last_round = summary
+        need = s.options.wins_needed
+        champs = [seat for seat in range(s.n) if s.wins[seat] >= need]
+        if champs:
+            s.phase = "over"
+            s.winners = champs
+            s.reason = (f"{', '.join(f'{{P{c}}}' for c in champs)} reached {need} round wins"
+                        f" after {s.round_no} rounds")
+        elif s.round_no >= s.options.max_rounds:
+            s.phase = "over"
+            best = max(s.wins)
+            s.winners = [seat for seat in range(s.n) if best > 0 and s.wins[seat] == best]
+            s.reason = (f"safety cap: {s.options.max_rounds} rounds played without anyone "
+                        f"reaching {need} wins; the most round wins take the match")
+        if s.phase == "over":
+            wtext = ", ".join(f"{{P{w}}}" for w in s.winners) or "nobody"
+            events.append(public("match_end", f"The match is over: {wtext} win(s). "
+                                 f"({s.reason})", winners=s.winners, wins=s.wins[:]))
+            return
+        s.dealer = (s.dealer + 1) % s.n
+        self._deal(s, events)
+
+    # ---- outcome -------------------------------------------------------------------------
+    def outcome(self, state: SuitTabooState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        return Outcome({seat: float(w) for seat, w in enumerate(state.wins)},
+                       frozenset(state.winners), state.reason)
+
+    # ---- text ----------------------------------------------------------------------------
+    def describe(self, state: SuitTabooState, action: Action) -> str:
+        if isinstance(action, Pick):
+            return ("Pick the top card of the deck" if action.card is None
+                    else f"Pick the open card {action.card}")
+        if isinstance(action, Build):
+            return f"Build a catapult with {action.card}"
+        if isinstance(action, Cast):
+            how = "same number" if action.mode == "number" else "same suit"
+            shots = ", ".join(f"{c}→{{P{t}}}" for c, t in action.shots)
+            return f"Cast ({how}): {shots}"
+        if isinstance(action, DropOut):
+            return "Drop out of the round"
+        if isinstance(action, Accuse):
+            who = "out of play" if action.target is None else f"held by {{P{action.target}}}"
+            return f"Ace of {SUIT_NAMES[action.suit]}: {who}"
+        return str(action)
+
+    def menu_path(self, state: SuitTabooState, action: Action) -> tuple[str, ...]:
+        if isinstance(action, Pick):
+            return ("Pick", "Top of the deck" if action.card is None
+                    else f"Open card {action.card}")
+        if isinstance(action, Build):
+            return ("Build catapult", str(action.card))
+        if isinstance(action, DropOut):
+            return ("Drop out",)
+        if isinstance(action, Accuse):
+            who = "Out of play" if action.target is None else f"{{P{action.target}}}"
+            return ("Accuse", f"Ace of {SUIT_NAMES[action.suit]} ({SUIT_SYMBOLS[action.suit]})",
+                    who)
+        if isinstance(action, Cast):
+            cat = state.catapult[state.current]
+            if action.mode == "number" and cat is not None:
+                head = f"Same number ({cat.rank_label})"
+            elif cat is not None:
+                head = f"Same suit ({SUIT_SYMBOLS[cat.suit]})"
+            else:
+                head = action.mode
+            ammo = " + ".join(f"{c} {'open' if c in state.open else 'hand'}"
+                              for c, _ in action.shots)
+            k = len(action.shots)
+            if (state.n - 1) ** k <= 25:
+                return ("Cast", head, ammo,
+                        ", ".join(f"{c}→{{P{t}}}" for c, t in action.shots))
+            return ("Cast", head, ammo, *(f"{c}→{{P{t}}}" for c, t in action.shots))
+        return (self.describe(state, action),)
+
+    # ---- defaults and AI -----------------------------------------------------------------
+    def default_action(self, state: SuitTabooState, seat: int) -> Action:
+        """Timer move: pick blind from the deck, else drop out, else the least revealing move."""
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            raise IllegalActionError("This seat has nothing to do.")
+        if state.phase == "accuse":
+            from engines.suit_taboo_ai import choose_accusation
+            return choose_accusation(state, seat, legal)
+        for a in legal:
+            if isinstance(a, Pick) and a.card is None:
+                return a
+        for a in legal:
+            if isinstance(a, DropOut):
+                return a
+        for a in legal:
+            if isinstance(a, Cast) and a.mode == "number":
+                return a
+        builds = [a for a in legal if isinstance(a, Build)]
+        if builds:
+            mine = state.built[seat]
+            return max(builds, key=lambda b: (mine.count(b.card.suit), -b.card.rank))
+        return legal[0]
+
+    def ai_policy(self, state: SuitTabooState, seat: int, rng: random.Random) -> Action:
+        from engines.suit_taboo_ai import choose_action
+        return choose_action(self, state, seat, rng)
+
+    # ---- hidden information --------------------------------------------------------------
+    def secret_labels(self, state: SuitTabooState, seat: int | None) -> frozenset[str]:
+        bits = PUBLIC | (_bit(seat) if seat is not None else 0)
+        return frozenset(str(c) for c, m in zip(ALL_CARDS, state.seen, strict=True)
+                         if not m & bits)
+
+    def _doubt_known(self, seat: int, owner: int, sender: int, from_open: bool) -> bool:
+        return from_open or owner == seat or sender == seat
+
+    def determinize(self, state: SuitTabooState, seat: int,
+                    rng: random.Random) -> SuitTabooState:
+        """Resample other hands, deck, dump, unseen doubts and other roles (role deals stay
+        consistent with every catapult suit each player has shown this round)."""
+        s = state.clone()
+        pool: list[Card] = []
+        for p in range(s.n):
+            if p == seat:
+                continue
+            known = s.known[p]
+            pool.extend(c for c in s.hands[p] if c not in known)
+            pool.extend(c for c, snd, op in s.doubts[p] if not (op or snd == seat))
+        pool.extend(s.deck)
+        pool.extend(s.dump)
+        rng.shuffle(pool)
+        it = iter(pool)
+        for p in range(s.n):
+            if p == seat:
+                continue
+            known = s.known[p]
+            s.hands[p] = [c if c in known else next(it) for c in s.hands[p]]
+            s.doubts[p] = [(c, snd, op) if (op or snd == seat) else (next(it), snd, op)
+                           for c, snd, op in s.doubts[p]]
+        s.deck = [next(it) for _ in s.deck]
+        s.dump = [next(it) for _ in s.dump]
+        perms = consistent_role_deals(s, seat)
+        roles, out = rng.choice(perms)
+        s.roles = roles
+        s.out_roles = out
+        return s
+
+    # ---- views ---------------------------------------------------------------------------
+    def view(self, state: SuitTabooState, seat: int | None) -> dict:
+        s = state
+        players = []
+        for p in range(s.n):
+            cat = s.catapult[p]
+            players.append({
+                "seat": p,
+                "hand_size": len(s.hands[p]),
+                "known_hand": [str(c) for c in s.known[p]],
+                "catapult": str(cat) if cat is not None else None,
+                "shields": [str(c) for c in s.shields[p]],
+                "doubts": len(s.doubts[p]),
+                "open_doubts": [str(c) for c, _, op in s.doubts[p] if op],
+                "built_suits": [SUIT_SYMBOLS[x] for x in s.built[p]],
+                "status": s.status[p],
+                "round_wins": s.wins[p],
+            })
+        to_act = sorted(self.to_act(s))
+        v: dict[str, Any] = {
+            "game": self.name,
+            "phase": s.phase,
+            "round": s.round_no,
+            "dealer": s.dealer,
+            "turn": s.current if s.phase == "play" else None,
+            "to_act": to_act,
+            "turns_this_round": s.turns,
+            "end_mode": s.end_mode,
+            "deck": len(s.deck),
+            "dump": len(s.dump),
+            "reshuffles": s.reshuffles,
+            "out_of_play_roles": len(s.out_roles),
+            "open": [str(c) for c in s.open],
+            "players": players,
+            "wire": s.options.wire,
+            "wins_needed": s.options.wins_needed,
+            "last_round": s.last_round,
+            "winners": s.winners[:] if s.phase == "over" else None,
+            "reason": s.reason if s.phase == "over" else None,
+        }
+        if seat is not None:
+            role = s.roles[seat]
+            v["you"] = {
+                "seat": seat,
+                "role": str(role),
+                "role_name": role_name(role),
+                "wire_role": wire_role(role) if s.options.wire else None,
+                "hand": [str(c) for c in s.hands[seat]],
+                "doubts": [{"card": str(c), "from": snd, "open": op}
+                           for c, snd, op in s.doubts[seat]],
+                "sent": [{"card": str(c), "to": p} for p in range(s.n)
+                         for c, snd, op in s.doubts[p] if snd == seat and not op],
+                "accusations": ([{"suit": SUIT_SYMBOLS[x], "target": t}
+                                 for x, t in s.accusations] if role.is_joker else None),
+            }
+        return v
+
+    # ---- persistence ---------------------------------------------------------------------
+    def dump(self, state: SuitTabooState) -> str:
+        s = state
+
+        def cards(xs: Sequence[Card]) -> list[str]:
+            return [c.code for c in xs]
+
+        data = {
+            "n": s.n, "seed": s.seed, "rng_counter": s.rng_counter,
+            "options": s.options.model_dump(), "round_no": s.round_no, "dealer": s.dealer,
+            "wins": s.wins, "roles": cards(s.roles), "out_roles": cards(s.out_roles),
+            "deck": cards(s.deck), "dump": cards(s.dump), "open": cards(s.open),
+            "hands": [cards(h) for h in s.hands], "known": [cards(k) for k in s.known],
+            "catapult": [c.code if c else None for c in s.catapult],
+            "shields": [cards(x) for x in s.shields],
+            "doubts": [[[c.code, snd, op] for c, snd, op in d] for d in s.doubts],
+            "built": s.built, "status": s.status, "current": s.current, "turns": s.turns,
+            "reshuffles": s.reshuffles, "end_mode": s.end_mode, "phase": s.phase,
+            "accusations": [list(a) for a in s.accusations], "seen": s.seen,
+            "last_round": s.last_round, "reason": s.reason, "winners": s.winners,
+        }
+        return json.dumps(data, ensure_ascii=False, sort_keys=True)
+
+    def load(self, text: str) -> SuitTabooState:
+        d = json.loads(text)
+
+        def cards(xs: list[str]) -> list[Card]:
+            return [Card.parse(x) for x in xs]
+
+        return SuitTabooState(
+            d["n"], d["seed"], d["rng_counter"], SuitTabooOptions(**d["options"]),
+            d["round_no"], d["dealer"], d["wins"], cards(d["roles"]), cards(d["out_roles"]),
+            cards(d["deck"]), cards(d["dump"]), cards(d["open"]),
+            [cards(h) for h in d["hands"]], [cards(k) for k in d["known"]],
+            [Card.parse(c) if c else None for c in d["catapult"]],
+            [cards(x) for x in d["shields"]],
+            [[(Card.parse(c), snd, op) for c, snd, op in x] for x in d["doubts"]],
+            d["built"], d["status"], d["current"], d["turns"], d["reshuffles"],
+            d["end_mode"], d["phase"], [(a, t) for a, t in d["accusations"]], d["seen"],
+            d["last_round"], d["reason"], d["winners"], {})
+
+
+# --------------------------------------------------------------------------- role logic
+def consistent_role_deals(s: SuitTabooState, seat: int
+                          ) -> list[tuple[list[Card], list[Card]]]:
+    """Every role deal `seat` cannot rule out: its own role fixed, and no ace holder has shown
+    a catapult of the ace's own suit this round. Returns (roles per seat, out-of-play)."""
+    mine = s.roles[seat]
+    rest = [c for c in ROLE_CARDS if c != mine]
+    others = [p for p in range(s.n) if p != seat]
+    built = [set(b) for b in s.built]
+    result = []
+    for perm in itertools.permutations(rest):
+        ok = True
+        for p, role in zip(others, perm, strict=False):
+            if not role.is_joker and role.suit in built[p]:
+                ok = False
+                break
+        if not ok:
+            continue
+        roles = [mine] * s.n
+        for p, role in zip(others, perm, strict=False):
+            roles[p] = role
+        out = sorted(perm[len(others):])
+        entry = (roles, list(out))
+        if entry not in result:
+            result.append(entry)
+    return result
+
+
+def score_round(s: SuitTabooState) -> dict:
+    """Score the flipped history lines (RULINGS: Suit Taboo) and explain every result."""
+    wire = s.options.wire
+    lines: list[dict[str, Any]] = []
+    for p in range(s.n):
+        role = s.roles[p]
+        doubts = [c for c, _, _ in s.doubts[p]]
+        rightful = doubts if role.is_joker else [c for c in doubts if c.suit == role.suit]
+        pens = sum(penalty(c) for c in rightful)
+        lines.append({"seat": p, "role": str(role), "role_name": role_name(role),
+                      "wire_role": wire_role(role) if wire else None,
+                      "doubts": [str(c) for c in doubts],
+                      "rightful": [str(c) for c in rightful],
+                      "shields": [str(c) for c in s.shields[p]],
+                      "extra_shields": 0, "penalties": pens,
+                      "per_shield": 2 if role.is_joker else 1,
+                      "status": s.status[p]})
+
+    def settle(line: dict) -> None:
+        power = line["per_shield"]
+        total = len(line["shields"]) + line["extra_shields"]
+        cancelled = min(line["penalties"], total * power)
+        used = -(-cancelled // power)
+        line["cancelled"] = cancelled
+        line["left_penalties"] = line["penalties"] - cancelled
+        line["left_shields"] = total - used
+        line["exposed"] = line["left_penalties"] > 0
+
+    bad = [ln for ln in lines if wire and ln["wire_role"] == "bad guy"]
+    for ln in bad:
+        settle(ln)
+    exposed_bad = sum(1 for ln in bad if ln["exposed"])
+    for ln in lines:
+        if ln in bad:
+            continue
+        if wire and ln["wire_role"] == "detective":
+            ln["extra_shields"] = exposed_bad
+        settle(ln)
+
+    accusations = None
+    acc_text = ""
+    all_right = False
+    if wire and s.joker_seat() is not None:
+        truth = {}
+        for suit in BLACK_ACES:
+            holder = next((p for p in range(s.n) if s.roles[p] == Card(1, suit)), None)
+            truth[suit] = holder
+        accusations = []
+        bits = []
+        for suit, target in s.accusations:
+            right = truth[suit] == target
+            accusations.append({"suit": SUIT_SYMBOLS[suit], "named": target,
+                                "truth": truth[suit], "right": right})
+            named = "out of play" if target is None else f"{{P{target}}}"
+            bits.append(f"ace of {SUIT_NAMES[suit]} → {named} ({'right' if right else 'wrong'})")
+        all_right = len(accusations) == len(BLACK_ACES) and all(a["right"] for a in accusations)
+        acc_text = "McNulty's accusations: " + "; ".join(bits) + "."
+
+    winners = []
+    for ln in lines:
+        p = ln["seat"]
+        why = (f"{ln['penalties']} penalty(ies) from {len(ln['rightful'])} rightful doubt(s), "
+               f"{ln['cancelled']} cancelled by {len(ln['shields'])} shield(s)")
+        if ln["extra_shields"]:
+            why += f" + {ln['extra_shields']} extra"
+        if ln["exposed"]:
+            won, verdict = False, "exposed"
+        elif not wire:
+            won, verdict = True, "unexposed"
+        elif ln["wire_role"] == "bad guy":
+            won = ln["left_shields"] >= 1
+            verdict = ("unexposed with a shield to spare" if won
+                       else "unexposed but no shield left over")
+        elif ln["wire_role"] == "detective":
+            won = all(b["exposed"] for b in bad)
+            verdict = ("unexposed and every bad guy exposed" if won
+                       else "unexposed but a bad guy got away")
+        else:
+            won = all_right
+            verdict = ("unexposed and named every bad guy right" if won
+                       else "unexposed but an accusation was wrong")
+        ln["won"] = won
+        ln["why"] = f"{verdict}: {why}"
+        extra = f", {ln['wire_role']}" if wire else ""
+        doubts = ", ".join(ln["doubts"]) or "none"
+        ln["text"] = (f"{{P{p}}} was {ln['role']}{extra}. Doubts: {doubts}. "
+                      f"{'Wins' if won else 'Loses'}: {ln['why']}.")
+        if won:
+            winners.append(p)
+    return {"round": s.round_no, "reason": s.reason, "players": lines,
+            "accusations": accusations, "accusation_text": acc_text, "winners": winners}
+
+
+ENGINE = SuitTabooEngine()
