@@ -1,0 +1,804 @@
+"""Six Suit (Triple Topper): a cutthroat elimination game with 125 three-attribute cards.
+
+Each player shows six face-up piles and holds hidden cards. A turn is a prediction (which
+may earn extra cards), then one card played on any player's pile (it must share an attribute
+with the covered top card) or discarded. Six tops agreeing on one attribute (wilds counting
+for whatever is worst) is a "six suit": made by an opponent it eliminates at once; made by the
+player's own side it stays pending until an opponent plays on them while it holds.
+
+Rules: seeds/six_suit.txt as decided by RULINGS.md. Points: the k-th elimination pays its
+maker N - k + 1 and every living player 1; a surviving side collects the remaining
+eliminations' worth times (factions - 1) after the two-round final phase.
+
+Cards are ints (see `engines.six_suit_cards`); the state is a slotted dataclass with a cheap
+`clone()`; everything random comes from the seed stored in the state.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from pydantic import Field
+
+from engines.core import (
+    Engine,
+    Event,
+    GameOptions,
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    NotYourTurnError,
+    Outcome,
+    SeededState,
+    Step,
+    private,
+    public,
+)
+from engines.six_suit_cards import (
+    COL,
+    COLOUR_NAMES,
+    COLOURS,
+    DECK_SIZE,
+    LABELS,
+    NUM,
+    NUMBERS,
+    SHAPE_NAMES,
+    SHAPES,
+    SHARED,
+    SHP,
+    is_six_suit,
+    labels,
+    reaches,
+    six_suit_attributes,
+)
+
+PREDICT, PLAY, CONSENT, OVER = "predict", "play", "consent", "over"
+MAX_SEATS = 12
+
+
+# --------------------------------------------------------------------------- options
+class SixSuitOptions(GameOptions):
+    teams: int = Field(0, ge=0, le=6, description=(
+        "0 or 1 = everyone for themselves; k >= 2 = k equal teams, seat i on team i % k "
+        "(the player count must be divisible by k)."))
+    max_rounds: int = Field(60, ge=3, le=500, description=(
+        "Safety cap: after this many full rounds an unfinished deal ends, scored as it stands."))
+    free_time_rounds: int = Field(2, ge=0, le=5, description=(
+        "Opening rounds of free time: no eliminations, plays on others need their consent."))
+    final_rounds: int = Field(2, ge=1, le=5, description=(
+        "Full rounds played once only one player or team is left alive."))
+    max_extra_turns: int = Field(20, ge=1, le=100, description=(
+        "Safety cap on consecutive extra turns in one chain (keeps every game finite)."))
+    max_vetoes: int = Field(3, ge=0, le=20, description=(
+        "Vetoes per turn in free time; after that the player may only play on own piles "
+        "or discard."))
+
+
+# --------------------------------------------------------------------------- actions
+@dataclass(frozen=True, slots=True)
+class Predict:
+    """Declare a number, colour and shape (indices 0..4; 4 = ?, black, blob), then draw."""
+
+    number: int
+    colour: int
+    shape: int
+    kind: ClassVar[str] = "predict"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Cover the top card of `target`'s pile `pile` (0..5) with hand card `card` (0..124)."""
+
+    card: int
+    target: int
+    pile: int
+    kind: ClassVar[str] = "play"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Put hand card `card` face up on the central discard pile."""
+
+    card: int
+    kind: ClassVar[str] = "discard"
+
+
+@dataclass(frozen=True, slots=True)
+class Consent:
+    """Free time: the pile owner accepts the offered card."""
+
+    kind: ClassVar[str] = "consent"
+
+
+@dataclass(frozen=True, slots=True)
+class Veto:
+    """Free time: the pile owner refuses the offered card; it goes back to the player."""
+
+    kind: ClassVar[str] = "veto"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Only when the hand is empty and nothing could be drawn (all cards are out)."""
+
+    kind: ClassVar[str] = "pass"
+
+
+Action = Predict | Play | Discard | Consent | Veto | Pass
+
+# Pure constant tables of action objects, so legal_actions allocates nothing in the inner loop.
+PREDICTIONS: tuple[Predict, ...] = tuple(
+    Predict(n, c, s) for n in range(5) for c in range(5) for s in range(5))
+PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+    tuple(tuple(Play(card, t, p) for p in range(6)) for t in range(MAX_SEATS))
+    for card in range(DECK_SIZE))
+PLAYS_FLAT: tuple[tuple[Play, ...], ...] = tuple(
+    tuple(p for per_target in per_card for p in per_target) for per_card in PLAYS)
+DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in range(DECK_SIZE))
+CONSENT_ACTIONS = (Consent(), Veto())
+PASS_ACTIONS = (Pass(),)
+
+
+def prediction_text(number: int, colour: int, shape: int) -> str:
+    """Words, never a card label, so a prediction cannot look like a leaked card."""
+    return f"{NUMBERS[number]} · {COLOUR_NAMES[colour]} · {SHAPE_NAMES[shape]}"
+
+
+# --------------------------------------------------------------------------- state
+@dataclass(slots=True, eq=False)
+class SixSuitState(SeededState):
+    seed: int
+    rng_counter: int
+    options: SixSuitOptions
+    n: int
+    teams: int                 # 0 = solo, k >= 2 = k teams (seat i on team i % k)
+    dealer: int
+    first: int                 # first player of every round (left of the dealer)
+    tops: list[int]            # 6 per seat, -1 once eliminated
+    under: list[list[int]]     # cards beneath the tops, per seat (public: seen when covered)
+    hands: list[list[int]]     # sorted
+    draw: list[int]            # top = last
+    discard: list[int]         # top = last
+    alive: list[bool]
+    scores: list[int]
+    elims: list[list[int]]     # [victim, eliminator, points, number]
+    current: int
+    phase: str
+    round: int                 # 0-based full rounds completed
+    chain: int                 # 0 = normal turn, k = k-th extra turn
+    chain_target: int          # seat of the previous double match in this chain
+    chain_elim: bool           # the previous play of this chain eliminated someone
+    prediction: list[int]      # this turn's [number, colour, shape], [] before predicting
+    drawn: list[int]           # cards drawn this turn (private to the current player)
+    shown: int                 # first drawn card when the prediction succeeded, else -1
+    offer: list[int]           # [card, target, pile] awaiting consent, else []
+    vetoed: list[list[int]]    # [card, target, pile] refused this turn
+    final_pending: bool        # the turn that left one side alive is still running
+    final_left: int            # normal turns left in the final phase, -1 = not started
+    reason: str
+    seen: int                  # bitmask: cards that have ever been face up
+    known: list[int]           # bitmask per seat: hand cards everyone knows (shown draws)
+    last: list[int]            # last play [seat, card, target, pile, covered], else []
+    turn_no: int               # normal turns started so far (1-based)
+
+    def clone(self) -> SixSuitState:
+        """Shallow copies: inner lists (a hand, an under-pile, an elimination record) are
+        never mutated in place, only replaced, so clones may share them."""
+        return SixSuitState(
+            self.seed, self.rng_counter, self.options, self.n, self.teams, self.dealer,
+            self.first, self.tops[:], self.under[:], self.hands[:],
+            self.draw[:], self.discard[:], self.alive[:], self.scores[:],
+            self.elims[:], self.current, self.phase, self.round, self.chain,
+            self.chain_target, self.chain_elim, self.prediction[:], self.drawn[:], self.shown,
+            self.offer[:], self.vetoed[:], self.final_pending, self.final_left,
+            self.reason, self.seen, self.known[:], self.last[:], self.turn_no)
+
+    # ---- small derived facts, shared by the engine, the view and the AI ------------------
+    def faction(self, seat: int) -> int:
+        return seat % self.teams if self.teams else seat
+
+    def factions(self) -> int:
+        return self.teams if self.teams else self.n
+
+    def tops_of(self, seat: int) -> list[int]:
+        return self.tops[seat * 6:seat * 6 + 6]
+
+    def in_free_time(self) -> bool:
+        return self.round < self.options.free_time_rounds
+
+    def alive_factions(self) -> set[int]:
+        return {self.faction(i) for i in range(self.n) if self.alive[i]}
+
+    def pending(self) -> list[int]:
+        """Living players showing a six suit: an opponent's play that keeps it eliminates."""
+        return [i for i in range(self.n) if self.alive[i] and is_six_suit(self.tops_of(i))]
+
+
+def _bit(card: int) -> int:
+    return 1 << card
+
+
+def _cards_of(mask: int) -> list[int]:
+    return [c for c in range(DECK_SIZE) if mask >> c & 1]
+
+
+# --------------------------------------------------------------------------- engine
+class SixSuitEngine(Engine[SixSuitState, Action]):
+    name = "six_suit"
+    title = "Six Suit"
+    min_players = 2
+    max_players = MAX_SEATS
+    Options = SixSuitOptions
+
+    # ---- setup -----------------------------------------------------------------------------
+    def new_game(self, n_players: int, seed: int, options: Any = None) -> SixSuitState:
+        opts = self.parse_options(options)
+        assert isinstance(opts, SixSuitOptions)
+        if not self.min_players <= n_players <= self.max_players:
+            raise InvalidActionError("Six Suit needs 2 to 12 players.")
+        teams = opts.teams if opts.teams >= 2 else 0
+        if teams and (n_players % teams or n_players < teams):
+            raise InvalidActionError(
+                f"{n_players} players cannot form {teams} equal teams.")
+        state = SixSuitState(
+            seed=seed, rng_counter=0, options=opts, n=n_players, teams=teams, dealer=0,
+            first=0, tops=[], under=[[] for _ in range(n_players)],
+            hands=[[] for _ in range(n_players)], draw=[], discard=[],
+            alive=[True] * n_players, scores=[0] * n_players, elims=[], current=0,
+            phase=PREDICT, round=0, chain=0, chain_target=-1, chain_elim=False,
+            prediction=[], drawn=[], shown=-1, offer=[], vetoed=[], final_pending=False,
+            final_left=-1, reason="", seen=0, known=[0] * n_players, last=[], turn_no=1)
+        rng = state.next_rng()
+        deck = list(range(DECK_SIZE))
+        rng.shuffle(deck)
+        state.dealer = rng.randrange(n_players)
+        state.first = state.current = (state.dealer + 1) % n_players
+        # Six face-up cards each, then one hidden hand card each, dealt from the top.
+        state.tops = [-1] * (6 * n_players)
+        for p in range(6):
+            for i in range(n_players):
+                seat = (state.first + i) % n_players
+                card = deck.pop()
+                state.tops[seat * 6 + p] = card
+                state.seen |= _bit(card)
+        for i in range(n_players):
+            seat = (state.first + i) % n_players
+            state.hands[seat].append(deck.pop())
+        state.draw = deck
+        return state
+
+    # ---- turn structure ----------------------------------------------------------------------
+    def to_act(self, state: SixSuitState) -> frozenset[int]:
+        if state.phase == OVER:
+            return frozenset()
+        if state.phase == CONSENT:
+            return frozenset((state.offer[1],))
+        return frozenset((state.current,))
+
+    def _others_blocked(self, s: SixSuitState) -> bool:
+        """In free time, may the current player still offer cards to other players' piles?"""
+        return s.n == 2 or len(s.vetoed) >= s.options.max_vetoes
+
+    def legal_actions(self, state: SixSuitState, seat: int) -> list[Action]:
+        s = state
+        phase = s.phase
+        if phase == OVER:
+            return []
+        if phase == CONSENT:
+            return list(CONSENT_ACTIONS) if seat == s.offer[1] else []
+        if seat != s.current:
+            return []
+        if phase == PREDICT:
+            return list(PREDICTIONS)
+        hand = s.hands[seat]
+        if not hand:
+            return list(PASS_ACTIONS)
+        free = s.round < s.options.free_time_rounds
+        targets = [t for t in range(s.n) if s.alive[t]]
+        if free and self._others_blocked(s):
+            targets = [seat] if s.alive[seat] else []
+        idxs = [t * 6 + p for t in targets for p in range(6)]
+        tops = s.tops
+        out: list[Action] = []
+        for card in hand:
+            row = SHARED[card]
+            plays = PLAYS_FLAT[card]
+            out.extend([plays[i] for i in idxs if row[tops[i]]])
+            out.append(DISCARDS[card])
+        if s.vetoed:
+            vetoed = {tuple(v) for v in s.vetoed}
+            out = [a for a in out if type(a) is not Play
+                   or (a.card, a.target, a.pile) not in vetoed]
+        return out
+
+    def _check(self, s: SixSuitState, seat: int, action: object) -> None:
+        """Fast equivalent of `check_legal` (tested against `legal_actions`)."""
+        if s.phase == OVER:
+            raise GameOverError("The game is over.")
+        if seat not in self.to_act(s):
+            raise NotYourTurnError("It is not your turn.")
+        kind = type(action)
+        phase = s.phase
+        if phase == CONSENT:
+            if kind is Consent or kind is Veto:
+                return
+        elif phase == PREDICT:
+            if kind is Predict:
+                n_, c_, s_ = action.number, action.colour, action.shape  # type: ignore[union-attr]
+                if (type(n_) is int and type(c_) is int and type(s_) is int
+                        and 0 <= n_ < 5 and 0 <= c_ < 5 and 0 <= s_ < 5):
+                    return
+        elif not s.hands[seat]:
+            if kind is Pass:
+                return
+        elif kind is Discard:
+            card = action.card  # type: ignore[union-attr]
+            if type(card) is int and card in s.hands[seat]:
+                return
+        elif kind is Play:
+            card, t, p = action.card, action.target, action.pile  # type: ignore[union-attr]
+            if (type(card) is int and type(t) is int and type(p) is int
+                    and card in s.hands[seat] and 0 <= t < s.n and 0 <= p < 6 and s.alive[t]
+                    and SHARED[card][s.tops[t * 6 + p]]
+                    and [card, t, p] not in s.vetoed
+                    and not (t != seat and s.in_free_time() and self._others_blocked(s))):
+                return
+        raise IllegalActionError("That move is not allowed right now.")
+
+    # ---- apply -----------------------------------------------------------------------------
+    def apply(self, state: SixSuitState, seat: int, action: Action) -> Step[SixSuitState]:
+        self._check(state, seat, action)
+        s = state.clone()
+        events: list[Event] = []
+        kind = type(action)
+        if kind is Predict:
+            self._predict(s, seat, action, events)  # type: ignore[arg-type]
+        elif kind is Play:
+            a: Play = action  # type: ignore[assignment]
+            if a.target != seat and s.in_free_time():
+                self._offer(s, seat, a, events)
+            else:
+                self._play(s, seat, a.card, a.target, a.pile, events)
+        elif kind is Discard:
+            card = action.card  # type: ignore[union-attr]
+            s.hands[seat] = [c for c in s.hands[seat] if c != card]
+            s.known[seat] &= ~_bit(card)
+            s.discard.append(card)
+            s.seen |= _bit(card)
+            events.append(public("discard", f"{{P{seat}}} discards {LABELS[card]}.",
+                                 seat=seat, card=LABELS[card]))
+            self._end_subturn(s, False, -1, False, events)
+        elif kind is Consent:
+            card, t, p = s.offer
+            s.offer = []
+            events.append(public("consent", f"{{P{t}}} accepts {LABELS[card]}.", seat=t,
+                                 card=LABELS[card]))
+            self._play(s, s.current, card, t, p, events)
+        elif kind is Veto:
+            card, t, p = s.offer
+            s.offer = []
+            s.phase = PLAY
+            s.vetoed.append([card, t, p])
+            s.hands[s.current] = sorted([*s.hands[s.current], card])
+            s.known[s.current] |= _bit(card)
+            events.append(public(
+                "veto", f"{{P{t}}} vetoes {LABELS[card]}; it goes back to {{P{s.current}}}.",
+                seat=t, card=LABELS[card], player=s.current))
+        else:  # Pass
+            events.append(public("pass", f"{{P{seat}}} has no card to play.", seat=seat))
+            self._end_subturn(s, False, -1, False, events)
+        return Step(s, tuple(events))
+
+    def _draw_one(self, s: SixSuitState, events: list[Event]) -> int | None:
+        if not s.draw:
+            pool = [c for u in s.under for c in u] + s.discard
+            if not pool:
+                return None
+            s.under = [[] for _ in range(s.n)]
+            s.discard = []
+            s.next_rng().shuffle(pool)
+            s.draw = pool
+            events.append(public("recycle", f"The draw pile ran out: {len(pool)} cards from "
+                                 "under the piles and the discard pile are shuffled into it.",
+                                 count=len(pool)))
+        return s.draw.pop()
+
+    def _predict(self, s: SixSuitState, seat: int, a: Predict, events: list[Event]) -> None:
+        """Declare, draw one; 2 right → show it and draw 1 more, 3 right → draw 2 more.
+
+        One public event carries the declaration and its result; the cards themselves go in
+        a private event (the shown card is public, extra cards stay hidden).
+        """
+        number, colour, shape = a.number, a.colour, a.shape
+        s.prediction = [number, colour, shape]
+        said = f"{NUMBERS[number]} · {COLOUR_NAMES[colour]} · {SHAPE_NAMES[shape]}"
+        first = self._draw_one(s, events)
+        s.phase = PLAY
+        if first is None:
+            events.append(public("predict", f"{{P{seat}}} predicts {said} but cannot draw: "
+                                 "every card is in play.", seat=seat, prediction=said,
+                                 right=0, shown=None, count=0))
+            return
+        right = (NUM[first] == number) + (COL[first] == colour) + (SHP[first] == shape)
+        drawn = [first]
+        if right >= 2:
+            s.shown = first
+            bit = 1 << first
+            s.seen |= bit
+            s.known[seat] |= bit
+            for _ in range(right - 1):
+                extra = self._draw_one(s, events)
+                if extra is not None:
+                    drawn.append(extra)
+            shown = LABELS[first]
+            events.append(public(
+                "predict", f"{{P{seat}}} predicts {said}: {right} of 3 right! Shows {shown} "
+                f"and draws {len(drawn) - 1} more card(s).", seat=seat, prediction=said,
+                right=right, shown=shown, count=len(drawn)))
+        else:
+            events.append(public(
+                "predict", f"{{P{seat}}} predicts {said}: {right} of 3 right, draws 1 card.",
+                seat=seat, prediction=said, right=right, shown=None, count=1))
+        s.hands[seat] = sorted(s.hands[seat] + drawn)
+        s.drawn = drawn
+        names = [LABELS[c] for c in drawn]
+        events.append(private(seat, "drew", "You drew " + ", ".join(names) + ".", cards=names))
+
+    def _offer(self, s: SixSuitState, seat: int, a: Play, events: list[Event]) -> None:
+        s.hands[seat] = [c for c in s.hands[seat] if c != a.card]
+        s.known[seat] &= ~_bit(a.card)
+        s.seen |= _bit(a.card)
+        s.offer = [a.card, a.target, a.pile]
+        s.phase = CONSENT
+        covered = s.tops[a.target * 6 + a.pile]
+        events.append(public(
+            "offer", f"Free time: {{P{seat}}} offers {LABELS[a.card]} on {{P{a.target}}}'s "
+            f"pile {a.pile + 1} ({LABELS[covered]}); {{P{a.target}}} may accept or veto.",
+            seat=seat, target=a.target, pile=a.pile, card=LABELS[a.card],
+            covered=LABELS[covered]))
+
+    def _play(self, s: SixSuitState, seat: int, card: int, t: int, p: int,
+              events: list[Event]) -> None:
+        s.phase = PLAY
+        s.hands[seat] = [c for c in s.hands[seat] if c != card]
+        s.known[seat] &= ~_bit(card)
+        s.seen |= _bit(card)
+        i = t * 6 + p
+        covered = s.tops[i]
+        s.under[t] = [*s.under[t], covered]
+        s.tops[i] = card
+        s.last = [seat, card, t, p, covered]
+        double = SHARED[card][covered] == 2
+        where = "their own" if t == seat else f"{{P{t}}}'s"
+        events.append(public(
+            "play", f"{{P{seat}}} plays {LABELS[card]} on {where} pile {p + 1}, covering "
+            f"{LABELS[covered]}" + (" (double match)." if double else "."), seat=seat,
+            target=t, pile=p, card=LABELS[card], covered=LABELS[covered], double=double))
+        eliminated = False
+        tops = s.tops[t * 6:t * 6 + 6]
+        if is_six_suit(tops):
+            what = " and ".join(six_suit_attributes(tops))
+            if s.faction(t) != s.faction(seat) and not s.in_free_time():
+                self._eliminate(s, t, seat, what, events)
+                eliminated = True
+            else:
+                events.append(public(
+                    "six_suit", f"{{P{t}}} shows a six suit ({what}): the next opponent to "
+                    f"play on them while it holds eliminates them.", seat=t, attributes=what))
+        earns = double and (s.chain == 0 or t == s.chain_target or s.chain_elim)
+        self._end_subturn(s, earns, t, eliminated, events)
+
+    def _eliminate(self, s: SixSuitState, victim: int, by: int, what: str,
+                   events: list[Event]) -> None:
+        s.alive[victim] = False
+        base = victim * 6
+        gone = s.under[victim] + s.tops[base:base + 6] + s.hands[victim]
+        for c in s.hands[victim]:
+            s.seen |= _bit(c)
+        s.under[victim] = []
+        s.hands[victim] = []
+        s.known[victim] = 0
+        s.tops[base:base + 6] = [-1] * 6
+        s.discard.extend(gone)
+        number = len(s.elims) + 1
+        points = s.n - number + 1
+        s.scores[by] += points
+        survivors = [i for i in range(s.n) if s.alive[i]]
+        for i in survivors:
+            s.scores[i] += 1
+        s.elims.append([victim, by, points, number])
+        events.append(public(
+            "eliminate", f"Six suit ({what})! {{P{by}}} eliminates {{P{victim}}} and scores "
+            f"{points}; every survivor scores 1.", victim=victim, by=by, points=points,
+            number=number, survivors=survivors, attributes=what))
+        if not survivors:
+            self._finish(s, "Every player has been eliminated.", events)
+        elif len(s.alive_factions()) == 1 and s.final_left < 0 and not s.final_pending:
+            s.final_pending = True
+            who = "team" if s.teams else "player"
+            events.append(public(
+                "final_phase", f"Only one {who} is left alive: {s.options.final_rounds} more "
+                "full rounds after this turn.", rounds=s.options.final_rounds))
+
+    def _end_subturn(self, s: SixSuitState, extra: bool, target: int, eliminated: bool,
+                     events: list[Event]) -> None:
+        s.prediction = []
+        s.drawn = []
+        s.shown = -1
+        s.vetoed = []
+        if s.phase == OVER:
+            return
+        if extra:
+            if s.chain < s.options.max_extra_turns:
+                s.chain += 1
+                s.chain_target = target
+                s.chain_elim = eliminated
+                s.phase = PREDICT
+                events.append(public("extra_turn", f"Double match: {{P{s.current}}} takes "
+                                     f"extra turn {s.chain}.", seat=s.current, number=s.chain))
+                return
+            events.append(public("extra_turn_cap", "The extra-turn cap is reached; the turn "
+                                 "passes.", seat=s.current))
+        s.chain = 0
+        s.chain_target = -1
+        s.chain_elim = False
+        if s.final_pending:
+            s.final_pending = False
+            s.final_left = s.options.final_rounds * s.n
+        elif s.final_left > 0:
+            s.final_left -= 1
+            if s.final_left == 0:
+                self._payout(s, events)
+                return
+        s.current = (s.current + 1) % s.n
+        if s.current == s.first:
+            s.round += 1
+            if s.round >= s.options.max_rounds:
+                self._finish(s, f"Round cap reached ({s.options.max_rounds} rounds): the deal "
+                             "is scored as it stands.", events)
+                return
+            if s.round == s.options.free_time_rounds:
+                pend = s.pending()
+                events.append(public("free_time_over", "Free time is over: six suits now "
+                                     "eliminate.", pending=pend))
+        s.turn_no += 1
+        s.phase = PREDICT
+        events.append(public("turn", f"{{P{s.current}}}'s turn.", seat=s.current,
+                             round=s.round + 1))
+
+    def _payout(self, s: SixSuitState, events: list[Event]) -> None:
+        """Final phase over: survivors collect what the remaining eliminations would pay."""
+        survivors = [i for i in range(s.n) if s.alive[i]]
+        a = len(survivors)
+        done = len(s.elims)
+        elim_points = sum(s.n - (done + j) + 1 for j in range(1, a + 1))
+        survival_points = a * (a - 1) // 2
+        pot = (elim_points + survival_points) * (s.factions() - 1)
+        share, extra = divmod(pot, a)
+        order = sorted(survivors, key=lambda i: (i - s.first) % s.n)
+        for rank, i in enumerate(order):
+            s.scores[i] += share + (1 if rank < extra else 0)
+        events.append(public(
+            "payout", f"The final rounds are over: the survivors collect {pot} points "
+            f"({elim_points} for eliminations + {survival_points} for survival, "
+            f"× {s.factions() - 1}).", survivors=survivors, pot=pot))
+        self._finish(s, f"The final phase ended with {a} survivor(s) collecting the payout.",
+                     events)
+
+    def _finish(self, s: SixSuitState, reason: str, events: list[Event]) -> None:
+        s.phase = OVER
+        s.reason = reason
+        s.offer = []
+        result = self.outcome(s)
+        assert result is not None
+        events.append(public("game_over", reason, winners=sorted(result.winners),
+                             scores={str(k): v for k, v in result.scores.items()}))
+
+    # ---- results ---------------------------------------------------------------------------
+    def team_totals(self, s: SixSuitState) -> dict[int, int]:
+        totals: dict[int, int] = {}
+        for i in range(s.n):
+            totals[s.faction(i)] = totals.get(s.faction(i), 0) + s.scores[i]
+        return totals
+
+    def outcome(self, state: SixSuitState) -> Outcome | None:
+        if state.phase != OVER:
+            return None
+        totals = self.team_totals(state)
+        best = max(totals.values())
+        winners = frozenset(i for i in range(state.n) if totals[state.faction(i)] == best)
+        return Outcome({i: float(state.scores[i]) for i in range(state.n)}, winners,
+                       state.reason)
+
+    # ---- views -----------------------------------------------------------------------------
+    def view(self, state: SixSuitState, seat: int | None) -> dict:
+        s = state
+        pending = set(s.pending())
+        totals = self.team_totals(s)
+        seats = []
+        for i in range(s.n):
+            tops = s.tops_of(i) if s.alive[i] else []
+            seats.append({
+                "seat": i,
+                "team": s.faction(i),
+                "alive": s.alive[i],
+                "piles": labels(tops),
+                "under": labels(s.under[i]),
+                "hand_count": len(s.hands[i]),
+                "known_hand": labels(_cards_of(s.known[i])),
+                "score": s.scores[i],
+                "reach": list(reaches(tops)) if tops else [],
+                "six_suit": i in pending,
+            })
+        free_left = max(0, s.options.free_time_rounds - s.round)
+        if s.final_left > 0:
+            final_rounds_left = -(-s.final_left // s.n)
+        elif s.final_pending:
+            final_rounds_left = s.options.final_rounds
+        else:
+            final_rounds_left = 0
+        pred = s.prediction
+        view: dict[str, Any] = {
+            "game": self.name,
+            "players": s.n,
+            "teams": s.teams,
+            "factions": s.factions(),
+            "dealer": s.dealer,
+            "first_player": s.first,
+            "round": s.round + 1,
+            "max_rounds": s.options.max_rounds,
+            "turn_number": s.turn_no,
+            "phase": s.phase,
+            "current": s.current,
+            "to_act": sorted(self.to_act(s)),
+            "extra_turn": s.chain,
+            "chain_target": s.chain_target,
+            "free_time": s.in_free_time(),
+            "free_time_rounds_left": free_left,
+            "final_phase": s.final_pending or s.final_left > 0,
+            "final_turns_left": s.final_left if s.final_left > 0 else 0,
+            "final_rounds_left": final_rounds_left,
+            "draw_pile": len(s.draw),
+            "discard": labels(s.discard),
+            "seats": seats,
+            "team_scores": [{"team": f, "score": totals[f]} for f in sorted(totals)],
+            "eliminations": [{"victim": v, "by": b, "points": p, "number": k}
+                             for v, b, p, k in s.elims],
+            "pending_six_suits": sorted(pending),
+            "prediction": ({"number": NUMBERS[pred[0]], "colour": COLOUR_NAMES[pred[1]],
+                            "shape": SHAPE_NAMES[pred[2]]} if pred else None),
+            "revealed": LABELS[s.shown] if s.shown >= 0 else None,
+            "drawn_count": len(s.drawn),
+            "offer": ({"card": LABELS[s.offer[0]], "from": s.current, "target": s.offer[1],
+                       "pile": s.offer[2], "covered": LABELS[s.tops[s.offer[1] * 6 + s.offer[2]]]}
+                      if s.offer else None),
+            "vetoed": [{"card": LABELS[c], "target": t, "pile": p} for c, t, p in s.vetoed],
+            "last_play": ({"seat": s.last[0], "card": LABELS[s.last[1]], "target": s.last[2],
+                           "pile": s.last[3], "covered": LABELS[s.last[4]]} if s.last else None),
+            "you": seat,
+        }
+        if seat is not None:
+            view["hand"] = labels(s.hands[seat])
+            view["drawn"] = labels(s.drawn) if seat == s.current else []
+        result = self.outcome(s)
+        if result is not None:
+            view["outcome"] = {"scores": [result.scores[i] for i in range(s.n)],
+                               "winners": sorted(result.winners), "reason": result.reason}
+        return view
+
+    def secret_labels(self, state: SixSuitState, seat: int | None) -> frozenset[str]:
+        hidden = list(state.draw)
+        for i in range(state.n):
+            if i != seat:
+                hidden.extend(c for c in state.hands[i] if not state.known[i] >> c & 1)
+        return frozenset(LABELS[c] for c in hidden if not state.seen >> c & 1)
+
+    # ---- text and menus ----------------------------------------------------------------------
+    def describe(self, state: SixSuitState, action: Action) -> str:
+        kind = type(action)
+        if kind is Predict:
+            return "Predict " + prediction_text(action.number, action.colour, action.shape)  # type: ignore[union-attr]
+        if kind is Play:
+            a: Play = action  # type: ignore[assignment]
+            covered = state.tops[a.target * 6 + a.pile]
+            whose = "own" if a.target == state.current else f"{{P{a.target}}}'s"
+            dbl = " (double match)" if covered >= 0 and SHARED[a.card][covered] == 2 else ""
+            cov = LABELS[covered] if covered >= 0 else "?"
+            return f"Play {LABELS[a.card]} on {whose} pile {a.pile + 1} ({cov}){dbl}"
+        if kind is Discard:
+            return f"Discard {LABELS[action.card]}"  # type: ignore[union-attr]
+        if kind is Consent:
+            return "Consent: accept the offered card"
+        if kind is Veto:
+            return "Veto: refuse the offered card"
+        return "Pass (no card to play)"
+
+    def menu_path(self, state: SixSuitState, action: Action) -> tuple[str, ...]:
+        kind = type(action)
+        if kind is Predict:
+            a: Predict = action  # type: ignore[assignment]
+            return (f"Number: {NUMBERS[a.number]}",
+                    f"Colour: {COLOURS[a.colour]} {COLOUR_NAMES[a.colour]}",
+                    f"Shape: {SHAPES[a.shape]} {SHAPE_NAMES[a.shape]}")
+        if kind is Play:
+            p: Play = action  # type: ignore[assignment]
+            covered = state.tops[p.target * 6 + p.pile]
+            whose = "On my piles" if p.target == state.current else f"On {{P{p.target}}}"
+            tag = ""
+            if covered >= 0 and SHARED[p.card][covered] == 2:
+                tag = " · double match"
+            after = state.tops_of(p.target)
+            after[p.pile] = p.card
+            if is_six_suit(after):
+                tag += " · SIX SUIT"
+            cov = LABELS[covered] if covered >= 0 else "?"
+            return (LABELS[p.card], whose, f"Pile {p.pile + 1}: cover {cov}{tag}")
+        if kind is Discard:
+            return (LABELS[action.card], "Discard to the centre")  # type: ignore[union-attr]
+        return (self.describe(state, action),)
+
+    # ---- hidden information ----------------------------------------------------------------
+    def determinize(self, state: SixSuitState, seat: int, rng: random.Random) -> SixSuitState:
+        s = state.clone()
+        pool = list(s.draw)
+        sizes = []
+        for i in range(s.n):
+            if i == seat:
+                continue
+            keep = [c for c in s.hands[i] if s.known[i] >> c & 1]
+            pool.extend(c for c in s.hands[i] if not s.known[i] >> c & 1)
+            sizes.append((i, keep, len(s.hands[i]) - len(keep)))
+        rng.shuffle(pool)
+        for i, keep, k in sizes:
+            fresh = [pool.pop() for _ in range(k)]
+            s.hands[i] = sorted(keep + fresh)
+        s.draw = pool
+        if s.drawn and s.current != seat:
+            # What the current player drew this turn is unknown to the seat, except cards
+            # that went face up (the shown card, an offered card): swap in resampled ones.
+            cur = s.current
+            spare = [c for c in s.hands[cur] if not s.known[cur] >> c & 1]
+            s.drawn = [c if s.seen >> c & 1 else spare.pop() for c in s.drawn]
+        # A fresh seed: the future draw order is not knowable either.
+        s.seed = rng.randrange(2**62)
+        s.rng_counter = 0
+        return s
+
+    # ---- persistence -----------------------------------------------------------------------
+    def dump(self, state: SixSuitState) -> str:
+        data: dict[str, Any] = {}
+        for f in fields(SixSuitState):
+            value = getattr(state, f.name)
+            if f.name == "options":
+                value = value.model_dump()
+            elif f.name in ("seen",):
+                value = str(value)
+            elif f.name == "known":
+                value = [str(v) for v in value]
+            data[f.name] = value
+        return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+    def load(self, text: str) -> SixSuitState:
+        data = json.loads(text)
+        data["options"] = SixSuitOptions.model_validate(data["options"])
+        data["seen"] = int(data["seen"])
+        data["known"] = [int(v) for v in data["known"]]
+        return SixSuitState(**data)
+
+    # ---- automatic moves -------------------------------------------------------------------
+    def default_action(self, state: SixSuitState, seat: int) -> Action:
+        """The timer plays what the AI's heuristic would, without any randomness."""
+        from engines.six_suit_ai import choose
+
+        return choose(state, seat, self.legal_actions(state, seat), None)
+
+    def ai_policy(self, state: SixSuitState, seat: int, rng: random.Random) -> Action:
+        from engines.six_suit_ai import choose
+
+        return choose(state, seat, self.legal_actions(state, seat), rng)
+
+
+ENGINE = SixSuitEngine()
