@@ -1,0 +1,108 @@
+"""End-to-end fixtures: the real bot (built by `create_bot`) against the fake Discord.
+
+`bots.start()` launches a bot process-equivalent on a database file; calling it again after
+`bots.stop()` on the same path is how restart tests simulate a new process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.app import CardTableBot, create_bot
+from bot.settings import Settings
+from fakediscord import Channel, FakeDiscord, Guild, User
+
+
+@dataclass
+class World:
+    guild: Guild
+    channel: Channel
+    other_channel: Channel
+    alice: User
+    bob: User
+    carol: User
+    dave: User
+    mod: User
+    outsider: User
+
+
+@pytest.fixture
+async def fake(monkeypatch):
+    server = await FakeDiscord().start()
+    server.patch_discord(monkeypatch)
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
+def world(fake) -> World:
+    guild = fake.add_guild("Card Club")
+    channel = fake.add_channel(guild, "games")
+    other = fake.add_channel(guild, "more-games")
+    users = {name: fake.add_user(name) for name in
+             ("alice", "bob", "carol", "dave", "outsider")}
+    mod = fake.add_user("mod")
+    for user in users.values():
+        fake.add_member(guild, user)
+    fake.add_member(guild, mod, manage_guild=True)
+    return World(guild, channel, other, users["alice"], users["bob"], users["carol"],
+                 users["dave"], mod, users["outsider"])
+
+
+class BotRunner:
+    """Starts and stops bots against the fake; a new start on the same db = a restart."""
+
+    def __init__(self, fake: FakeDiscord, world: World, db_path: Path) -> None:
+        self.fake, self.world, self.db_path = fake, world, db_path
+        self.current: CardTableBot | None = None
+        self._task: asyncio.Task | None = None
+
+    def settings(self, **overrides) -> Settings:
+        values = dict(discord_token="fake-token", database_path=self.db_path, ai_delay=0.0,
+                      turn_seconds=0, timer_tick=0.05, dev_guild_id=self.world.guild.id,
+                      log_level="INFO")
+        values.update(overrides)
+        return Settings(_env_file=None, **values)
+
+    async def start(self, **overrides) -> CardTableBot:
+        bot = create_bot(self.settings(**overrides), guild_ready_timeout=0.05)
+        self._task = asyncio.create_task(bot.start("fake-token"))
+        waiter = asyncio.create_task(bot.wait_until_ready())
+        done, _ = await asyncio.wait({self._task, waiter}, timeout=15,
+                                     return_when=asyncio.FIRST_COMPLETED)
+        if self._task in done:
+            waiter.cancel()
+            self._task.result()  # re-raise the crash
+        assert waiter in done, "bot did not become ready"
+        self.current = bot
+        await self.fake.settle()
+        return bot
+
+    async def stop(self) -> None:
+        if self.current is None:
+            return
+        await self.current.close()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(self._task, 10)
+        self.current = None
+
+    async def restart(self, **overrides) -> CardTableBot:
+        await self.stop()
+        return await self.start(**overrides)
+
+
+@pytest.fixture
+async def bots(fake, world, tmp_path):
+    runner = BotRunner(fake, world, tmp_path / "bot.db")
+    yield runner
+    await runner.stop()
+
+
+@pytest.fixture
+async def bot(bots):
+    return await bots.start()
