@@ -1,0 +1,268 @@
+"""Server side of interactions: the callback endpoint and the interaction-token webhooks.
+
+Rules emulated from Discord (a bot that breaks them fails here as it would in production):
+- one callback per interaction (a second answers 400 / 40060 "already acknowledged");
+- the callback must arrive within ``ack_deadline`` (3 s) of the dispatch, else 404 / 10062
+  "Unknown interaction";
+- followups and ``@original`` need an acknowledged interaction (else 404 / 10015);
+- after a deferred *message* (type 5) the first followup fills the "thinking" placeholder
+  instead of creating a new message, and keeps the deferral's ephemerality;
+- for component/modal interactions, ``@original`` is the message the component was on.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+from .httputil import ApiError, json_response, no_content
+from .models import EPHEMERAL, LOADING, Channel, Guild, Message, ShownModal, User
+from .rest import RestMixin
+
+JSON = dict[str, Any]
+
+INTERACTION_PING = 1
+INTERACTION_COMMAND = 2
+INTERACTION_COMPONENT = 3
+INTERACTION_AUTOCOMPLETE = 4
+INTERACTION_MODAL_SUBMIT = 5
+
+RESPONSE_PONG = 1
+RESPONSE_MESSAGE = 4
+RESPONSE_DEFERRED_MESSAGE = 5
+RESPONSE_DEFERRED_UPDATE = 6
+RESPONSE_UPDATE = 7
+RESPONSE_AUTOCOMPLETE = 8
+RESPONSE_MODAL = 9
+
+
+@dataclass(eq=False)
+class PendingInteraction:
+    """An interaction the fake dispatched, and everything the bot did with its token."""
+
+    id: int
+    token: str
+    type: int
+    user: User
+    channel: Channel
+    guild: Guild | None
+    description: str
+    message: Message | None = None
+    dispatched_at: float = field(default_factory=time.monotonic)
+    acked_at: float | None = None
+    response_type: int | None = None
+    original: Message | None = None
+    followups: list[Message] = field(default_factory=list)
+    choices: list[JSON] | None = None
+    modal: ShownModal | None = None
+    #: Bumped on every followup / @original edit after the callback (used by waiters).
+    touches: int = 0
+
+
+class InteractionsMixin(RestMixin):
+    """Callback + webhook routes; the pending-interaction registry."""
+
+    interactions: dict[int, PendingInteraction]
+    _by_token: dict[str, PendingInteraction]
+    ack_latencies: list[float]
+    late_acks: list[PendingInteraction]
+    ack_deadline: float | None
+
+    def _interaction_routes(self) -> list[tuple[str, str, Any]]:
+        hook = r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)"
+        return [
+            ("POST", r"/interactions/(?P<iid>\d+)/(?P<token>[^/]+)/callback", self._callback),
+            ("POST", hook, self._followup),
+            ("GET", hook + r"/messages/(?P<mid>@original|\d+)", self._get_hook_message),
+            ("PATCH", hook + r"/messages/(?P<mid>@original|\d+)", self._edit_hook_message),
+            ("DELETE", hook + r"/messages/(?P<mid>@original|\d+)", self._delete_hook_message),
+        ]
+
+    # -- callback ------------------------------------------------------------------------
+    async def _callback(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        pending = self.interactions.get(int(m["iid"]))
+        if pending is None or pending.token != m["token"]:
+            raise ApiError(404, 10062, "Unknown interaction")
+        now = time.monotonic()
+        latency = now - pending.dispatched_at
+        if (
+            self.ack_deadline is not None
+            and latency > self.ack_deadline
+            and pending.response_type is None
+        ):
+            self.late_acks.append(pending)
+            raise ApiError(404, 10062, "Unknown interaction")
+        if pending.response_type is not None:
+            raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+        body = body or {}
+        rtype = int(body.get("type", 0))
+        data: JSON = body.get("data") or {}
+        resource: JSON | None = None
+
+        if rtype == RESPONSE_PONG:
+            pass
+        elif rtype in (RESPONSE_MESSAGE, RESPONSE_DEFERRED_MESSAGE):
+            if pending.type == INTERACTION_AUTOCOMPLETE:
+                raise ApiError(400, 50035, "Invalid interaction response type for autocomplete")
+            message = self._interaction_message(
+                pending, data, files, deferred=rtype == RESPONSE_DEFERRED_MESSAGE
+            )
+            pending.original = message
+            resource = {"type": rtype, "message": message.payload()}
+        elif rtype in (RESPONSE_DEFERRED_UPDATE, RESPONSE_UPDATE):
+            if pending.message is None:
+                raise ApiError(400, 40004, "Interaction has no message to update")
+            pending.original = pending.message
+            if rtype == RESPONSE_UPDATE:
+                pending.message.apply_edit(data)
+                self._broadcast_message("MESSAGE_UPDATE", pending.message)
+                resource = {"type": rtype, "message": pending.message.payload()}
+        elif rtype == RESPONSE_AUTOCOMPLETE:
+            if pending.type != INTERACTION_AUTOCOMPLETE:
+                raise ApiError(400, 50035, "Autocomplete result for a non-autocomplete interaction")
+            pending.choices = list(data.get("choices") or [])
+            self._shown_choices.setdefault(pending.user.id, []).append(pending.choices)
+        elif rtype == RESPONSE_MODAL:
+            if pending.type in (INTERACTION_AUTOCOMPLETE, INTERACTION_MODAL_SUBMIT):
+                raise ApiError(400, 50035, "A modal cannot answer this interaction type")
+            pending.modal = ShownModal(
+                user=pending.user,
+                custom_id=str(data.get("custom_id")),
+                title=str(data.get("title", "")),
+                components=list(data.get("components") or []),
+                source_interaction_id=pending.id,
+                source_message=pending.message,
+            )
+            self._shown_modals.append(pending.modal)
+        else:
+            raise ApiError(400, 50035, f"Invalid Form Body: unsupported callback type {rtype}")
+
+        pending.response_type = rtype
+        pending.acked_at = now
+        self.ack_latencies.append(latency)
+        original = pending.original
+        interaction: JSON = {
+            "id": str(pending.id),
+            "type": pending.type,
+            "response_message_id": str(original.id) if original is not None else None,
+            "response_message_loading": rtype == RESPONSE_DEFERRED_MESSAGE,
+            "response_message_ephemeral": bool(original is not None and original.ephemeral),
+        }
+        if original is None:
+            interaction.pop("response_message_id")
+        reply: JSON = {"interaction": interaction}
+        if resource is not None:
+            reply["resource"] = resource
+        return json_response(reply)
+
+    def _interaction_message(
+        self, pending: PendingInteraction, data: JSON, files: list[JSON], *, deferred: bool
+    ) -> Message:
+        ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL)
+        message = self.new_message(
+            pending.channel,
+            self.bot_user,
+            {} if deferred else data,
+            [] if deferred else files,
+            webhook_id=self.application_id,
+            application_id=self.application_id,
+            interaction_id=pending.id,
+            ephemeral_for=pending.user if ephemeral else None,
+        )
+        message.flags = (EPHEMERAL if ephemeral else 0) | (
+            LOADING if deferred else message.flags & ~EPHEMERAL
+        )
+        return self._store_message(message)
+
+    # -- webhooks (followups, @original) ------------------------------------------------
+    def _hook_interaction(self, m: re.Match[str]) -> PendingInteraction:
+        pending = self._by_token.get(m["token"])
+        if pending is None or int(m["app"]) != self.application_id or pending.response_type is None:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        return pending
+
+    def _hook_message(self, pending: PendingInteraction, mid: str) -> Message:
+        if mid == "@original":
+            message = pending.original
+        else:
+            message = next(
+                (x for x in [pending.original, *pending.followups] if x and x.id == int(mid)), None
+            )
+        if message is None or message.deleted:
+            raise ApiError(404, 10008, "Unknown Message")
+        return message
+
+    async def _followup(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.StreamResponse:
+        pending = self._hook_interaction(m)
+        body = body or {}
+        original = pending.original
+        if (
+            pending.response_type == RESPONSE_DEFERRED_MESSAGE
+            and original is not None
+            and original.loading
+        ):
+            original.apply_edit({**body, "flags": None})
+            original.attachments = self.new_message(
+                pending.channel, self.bot_user, {}, files
+            ).attachments
+            original.flags &= ~LOADING
+            self._broadcast_message("MESSAGE_UPDATE", original)
+            message = original
+        else:
+            ephemeral = bool(int(body.get("flags") or 0) & EPHEMERAL)
+            message = self.new_message(
+                pending.channel,
+                self.bot_user,
+                body,
+                files,
+                webhook_id=self.application_id,
+                application_id=self.application_id,
+                interaction_id=pending.id,
+                ephemeral_for=pending.user if ephemeral else None,
+            )
+            message.flags = (message.flags & ~EPHEMERAL) | (EPHEMERAL if ephemeral else 0)
+            self._store_message(message)
+            pending.followups.append(message)
+        pending.touches += 1
+        if request.query.get("wait") in ("1", "true", "True"):
+            return json_response(message.payload())
+        return no_content()
+
+    async def _get_hook_message(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        pending = self._hook_interaction(m)
+        return json_response(self._hook_message(pending, m["mid"]).payload())
+
+    async def _edit_hook_message(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        pending = self._hook_interaction(m)
+        message = self._hook_message(pending, m["mid"])
+        message.apply_edit(body or {})
+        if files:
+            message.attachments += self.new_message(
+                pending.channel, self.bot_user, {}, files
+            ).attachments
+        message.flags &= ~LOADING
+        pending.touches += 1
+        self._broadcast_message("MESSAGE_UPDATE", message)
+        return json_response(message.payload())
+
+    async def _delete_hook_message(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        pending = self._hook_interaction(m)
+        message = self._hook_message(pending, m["mid"])
+        message.deleted = True
+        pending.touches += 1
+        self._broadcast_message("MESSAGE_DELETE", message)
+        return no_content()

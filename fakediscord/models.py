@@ -1,0 +1,446 @@
+"""The fake's world: users, guilds, channels, members and messages, plus their JSON payloads.
+
+Objects are plain mutable dataclasses owned by one :class:`~fakediscord.FakeDiscord`. Tests
+hold references to them (``alice = fake.add_user("alice")``) and pass them back to the
+driving API, so identity matters more than equality: messages are *live* objects that
+later edits update in place (an ``InteractionResult.message`` always shows the latest state).
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .text import payload_text
+
+JSON = dict[str, Any]
+
+# Permission bits (https://discord.com/developers/docs/topics/permissions).
+CREATE_INSTANT_INVITE = 1 << 0
+ADMINISTRATOR = 1 << 3
+MANAGE_CHANNELS = 1 << 4
+MANAGE_GUILD = 1 << 5
+ADD_REACTIONS = 1 << 6
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+MANAGE_MESSAGES = 1 << 13
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+USE_EXTERNAL_EMOJIS = 1 << 18
+USE_APPLICATION_COMMANDS = 1 << 31
+SEND_MESSAGES_IN_THREADS = 1 << 38
+ALL_PERMISSIONS = (1 << 51) - 1
+
+#: What @everyone may do in a freshly created guild (close to Discord's default).
+DEFAULT_EVERYONE_PERMISSIONS = (
+    CREATE_INSTANT_INVITE
+    | ADD_REACTIONS
+    | VIEW_CHANNEL
+    | SEND_MESSAGES
+    | EMBED_LINKS
+    | ATTACH_FILES
+    | READ_MESSAGE_HISTORY
+    | USE_EXTERNAL_EMOJIS
+    | USE_APPLICATION_COMMANDS
+    | SEND_MESSAGES_IN_THREADS
+)
+#: What the bot's managed role grants (what an invite link with sane scopes would ask for).
+DEFAULT_BOT_PERMISSIONS = DEFAULT_EVERYONE_PERMISSIONS | MANAGE_MESSAGES
+
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+
+CHANNEL_GUILD_TEXT = 0
+CHANNEL_DM = 1
+
+
+def iso_now() -> str:
+    """Current UTC time in Discord's ISO-8601 format."""
+    return dt.datetime.now(dt.UTC).isoformat()
+
+
+@dataclass(eq=False)
+class User:
+    """A Discord account. ``dm_open=False`` makes DMs to it fail with 403 / code 50007."""
+
+    id: int
+    name: str
+    bot: bool = False
+    dm_open: bool = True
+
+    def payload(self) -> JSON:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+        }
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+
+@dataclass(eq=False)
+class Role:
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+    managed: bool = False
+
+    def payload(self) -> JSON:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "permissions": str(self.permissions),
+            "position": self.position,
+            "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "managed": self.managed,
+            "mentionable": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "flags": 0,
+        }
+
+
+@dataclass(eq=False)
+class Member:
+    """A user's membership in a guild; permissions come from @everyone plus its roles."""
+
+    guild: Guild
+    user: User
+    roles: list[Role] = field(default_factory=list)
+    joined_at: str = field(default_factory=iso_now)
+    nick: str | None = None
+
+    @property
+    def permissions(self) -> int:
+        """Guild-level permissions, with administrator (and ownership) meaning everything."""
+        perms = self.guild.everyone.permissions
+        for role in self.roles:
+            perms |= role.permissions
+        if perms & ADMINISTRATOR or self.guild.owner_id == self.user.id:
+            return ALL_PERMISSIONS
+        return perms
+
+    def payload(self, *, with_permissions: bool = False) -> JSON:
+        data: JSON = {
+            "user": self.user.payload(),
+            "roles": [str(r.id) for r in self.roles],
+            "joined_at": self.joined_at,
+            "nick": self.nick,
+            "avatar": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "communication_disabled_until": None,
+        }
+        if with_permissions:
+            data["permissions"] = str(self.permissions)
+        return data
+
+
+@dataclass(eq=False)
+class Channel:
+    """A guild text channel (type 0) or a DM channel (type 1, ``recipient`` set)."""
+
+    id: int
+    name: str
+    type: int = CHANNEL_GUILD_TEXT
+    guild: Guild | None = None
+    position: int = 0
+    recipient: User | None = None
+
+    def payload(self) -> JSON:
+        if self.type == CHANNEL_DM:
+            assert self.recipient is not None
+            return {
+                "id": str(self.id),
+                "type": CHANNEL_DM,
+                "recipients": [self.recipient.payload()],
+                "last_message_id": None,
+                "flags": 0,
+            }
+        assert self.guild is not None
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild.id),
+            "name": self.name,
+            "position": self.position,
+            "permission_overwrites": [],
+            "parent_id": None,
+            "topic": None,
+            "nsfw": False,
+            "rate_limit_per_user": 0,
+            "last_message_id": None,
+            "flags": 0,
+        }
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+
+@dataclass(eq=False)
+class Guild:
+    """A server: channels, roles (the @everyone role id equals the guild id) and members."""
+
+    id: int
+    name: str
+    owner_id: int
+    everyone: Role
+    roles: list[Role] = field(default_factory=list)
+    channels: list[Channel] = field(default_factory=list)
+    members: dict[int, Member] = field(default_factory=dict)
+
+    def role_named(self, name: str, permissions: int) -> Role:
+        """Get or create a role by name (used for the manage_guild / administrator shortcuts)."""
+        for role in self.roles:
+            if role.name == name:
+                return role
+        from .snowflake import next_snowflake
+
+        role = Role(next_snowflake(), name, permissions, position=len(self.roles) + 1)
+        self.roles.append(role)
+        return role
+
+    def payload(self, *, members: list[Member] | None = None) -> JSON:
+        """The GUILD_CREATE / GET /guilds/{id} shape; ``members`` defaults to all members."""
+        member_list = list(self.members.values()) if members is None else members
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "owner_id": str(self.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": [self.everyone.payload()] + [r.payload() for r in self.roles],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "vanity_url_code": None,
+            "description": None,
+            "banner": None,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": "en-US",
+            "public_updates_channel_id": None,
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "unavailable": False,
+            "large": False,
+            "member_count": len(self.members),
+            "joined_at": iso_now(),
+            "channels": [c.payload() for c in self.channels],
+            "threads": [],
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "members": [m.payload() for m in member_list],
+        }
+
+
+@dataclass
+class MessageVersion:
+    """One rendered state of a message (the state before an edit is kept in ``edits``)."""
+
+    content: str
+    embeds: list[JSON]
+    components: list[JSON]
+    flags: int
+    time: float
+
+    @property
+    def text(self) -> str:
+        return payload_text(self.content, self.embeds, self.components)
+
+
+@dataclass(eq=False)
+class Message:
+    """A message as Discord stores it. Live: edits update it and push the old state on ``edits``."""
+
+    id: int
+    channel_id: int
+    author: User
+    content: str = ""
+    embeds: list[JSON] = field(default_factory=list)
+    components: list[JSON] = field(default_factory=list)
+    flags: int = 0
+    attachments: list[JSON] = field(default_factory=list)
+    edits: list[MessageVersion] = field(default_factory=list)
+    deleted: bool = False
+    created: float = field(default_factory=time.monotonic)
+    timestamp: str = field(default_factory=iso_now)
+    edited_timestamp: str | None = None
+    guild_id: int | None = None
+    webhook_id: int | None = None
+    application_id: int | None = None
+    interaction_id: int | None = None
+    #: The user an ephemeral message is shown to (None for normal messages).
+    ephemeral_for: User | None = None
+    message_reference: JSON | None = None
+
+    @property
+    def text(self) -> str:
+        """Everything readable in the current version (content, embeds, component labels)."""
+        return payload_text(self.content, self.embeds, self.components)
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        """True while this is a deferred "Bot is thinking..." placeholder."""
+        return bool(self.flags & LOADING)
+
+    def current(self) -> MessageVersion:
+        return MessageVersion(
+            self.content,
+            copy.deepcopy(self.embeds),
+            copy.deepcopy(self.components),
+            self.flags,
+            time.monotonic(),
+        )
+
+    def versions(self) -> list[MessageVersion]:
+        """Every state this message has been shown in, oldest first (current last)."""
+        return [*self.edits, self.current()]
+
+    def buttons(self) -> list[JSON]:
+        """Every component with a custom_id (buttons, selects), in display order."""
+        from .text import iter_custom_ids
+
+        return list(iter_custom_ids(self.components))
+
+    def apply_edit(self, body: JSON) -> None:
+        """Apply a PATCH body: only the keys present change, as on Discord."""
+        self.edits.append(self.current())
+        if "content" in body:
+            self.content = body["content"] or ""
+        if "embeds" in body:
+            self.embeds = list(body["embeds"] or [])
+        elif "embed" in body:
+            self.embeds = [body["embed"]] if body["embed"] else []
+        if "components" in body:
+            self.components = list(body["components"] or [])
+        if "flags" in body and body["flags"] is not None:
+            # Only SUPPRESS_EMBEDS (and COMPONENTS_V2) may change after creation.
+            keep = self.flags & (EPHEMERAL | LOADING)
+            self.flags = keep | (int(body["flags"]) & ~(EPHEMERAL | LOADING))
+        if "attachments" in body and body["attachments"] is not None:
+            self.attachments = [a for a in self.attachments if _kept(a, body["attachments"])]
+        self.edited_timestamp = iso_now()
+
+    def payload(self) -> JSON:
+        data: JSON = {
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "type": 0,
+            "author": self.author.payload(),
+            "content": self.content,
+            "timestamp": self.timestamp,
+            "edited_timestamp": self.edited_timestamp,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": self.attachments,
+            "embeds": self.embeds,
+            "components": self.components,
+            "pinned": False,
+            "flags": self.flags,
+        }
+        if self.guild_id is not None:
+            data["guild_id"] = str(self.guild_id)
+        if self.webhook_id is not None:
+            data["webhook_id"] = str(self.webhook_id)
+        if self.application_id is not None:
+            data["application_id"] = str(self.application_id)
+        if self.message_reference is not None:
+            data["message_reference"] = self.message_reference
+        return data
+
+
+def _kept(attachment: JSON, keep: list[JSON]) -> bool:
+    ids = {str(a.get("id")) for a in keep if isinstance(a, dict)}
+    return str(attachment.get("id")) in ids
+
+
+@dataclass
+class Call:
+    """One REST request the bot made. ``status`` is None while the request is in flight."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    json: Any
+    time: float
+    status: int | None = None
+    route: str = ""
+    files: list[JSON] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        return f"<Call {self.method} {self.path} -> {self.status}>"
+
+
+@dataclass
+class ShownModal:
+    """A modal the bot opened for a user (response type 9)."""
+
+    user: User
+    custom_id: str
+    title: str
+    components: list[JSON]
+    #: The interaction that opened it; a submit carries its message (for edit_message).
+    source_interaction_id: int
+    source_message: Message | None
+
+
+@dataclass
+class InteractionResult:
+    """What the user got back from one interaction.
+
+    ``type`` is the callback type (4 message, 5 deferred message, 6 deferred update, 7 update,
+    8 autocomplete, 9 modal). ``message`` is the live reply (for 5, after the followup/edit
+    arrived; for 6/7, the clicked message), ``followups`` the messages sent with the token.
+    """
+
+    interaction_id: int
+    type: int
+    message: Message | None
+    ephemeral: bool
+    deferred: bool
+    latency: float
+    choices: list[JSON] | None = None
+    modal: ShownModal | None = None
+    followups: list[Message] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """Text of the reply message (empty if there is none)."""
+        return self.message.text if self.message is not None else ""

@@ -1,0 +1,561 @@
+"""REST: the catch-all ``/api/v10/...`` handler and the non-interaction routes.
+
+Every request is recorded as a :class:`~fakediscord.models.Call` *before* it is answered
+(so :meth:`settle` sees in-flight work), then failure injection and the rate limiter get a
+chance to answer 429/5xx, then a handler from the route table runs. Unknown routes answer
+404 with a message naming the route, and are kept in ``unknown_calls`` so a missing
+emulation fails loudly instead of silently.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import web
+
+from .httputil import ApiError, json_response, no_content, read_body
+from .models import (
+    CHANNEL_DM,
+    EPHEMERAL,
+    Call,
+    Channel,
+    Message,
+    User,
+)
+from .ratelimit import Injection, RateLimiter, route_template
+from .snowflake import next_snowflake
+from .world import WorldMixin
+
+JSON = dict[str, Any]
+Handler = Callable[[web.Request, "re.Match[str]", Any, list[JSON]], Awaitable[web.StreamResponse]]
+
+PREFIX = "/api/v10"
+
+
+class RestMixin(WorldMixin):
+    """Request recording, failure injection, rate limiting and the plain REST routes."""
+
+    calls: list[Call]
+    unknown_calls: list[Call]
+    limiter: RateLimiter
+    _injections: list[Injection]
+    _inflight: int
+    _last_activity: float
+    _activity: asyncio.Condition
+    _routes: list[tuple[str, re.Pattern[str], Handler]]
+    _commands: dict[int | None, list[JSON]]
+    app_owner: User
+    command_syncs: list[tuple[int | None, list[JSON]]]
+
+    def _rest_routes(self) -> list[tuple[str, str, Handler]]:
+        return [
+            ("GET", r"/users/@me", self._get_me),
+            ("GET", r"/oauth2/applications/@me", self._get_app),
+            ("GET", r"/applications/@me", self._get_app),
+            ("GET", r"/gateway", self._get_gateway),
+            ("GET", r"/gateway/bot", self._get_gateway),
+            (
+                "GET",
+                r"/applications/(?P<app>\d+)(?:/guilds/(?P<guild>\d+))?/commands",
+                self._get_commands,
+            ),
+            (
+                "PUT",
+                r"/applications/(?P<app>\d+)(?:/guilds/(?P<guild>\d+))?/commands",
+                self._put_commands,
+            ),
+            (
+                "POST",
+                r"/applications/(?P<app>\d+)(?:/guilds/(?P<guild>\d+))?/commands",
+                self._post_command,
+            ),
+            (
+                "DELETE",
+                r"/applications/(?P<app>\d+)(?:/guilds/(?P<guild>\d+))?/commands/(?P<cmd>\d+)",
+                self._delete_command,
+            ),
+            ("POST", r"/users/@me/channels", self._create_dm),
+            ("GET", r"/users/(?P<user>\d+)", self._get_user),
+            ("GET", r"/channels/(?P<channel>\d+)", self._get_channel),
+            ("POST", r"/channels/(?P<channel>\d+)/typing", self._typing),
+            ("GET", r"/channels/(?P<channel>\d+)/messages", self._list_messages),
+            ("POST", r"/channels/(?P<channel>\d+)/messages", self._post_message),
+            ("GET", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)", self._get_message),
+            ("PATCH", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)", self._edit_message),
+            (
+                "DELETE",
+                r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)",
+                self._delete_message,
+            ),
+            (
+                "PUT",
+                r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)/reactions/[^/]+/@me",
+                self._add_reaction,
+            ),
+            ("GET", r"/guilds/(?P<guild>\d+)", self._get_guild),
+            ("GET", r"/guilds/(?P<guild>\d+)/channels", self._get_guild_channels),
+            ("GET", r"/guilds/(?P<guild>\d+)/members/(?P<user>\d+)", self._get_member),
+        ]
+
+    # -- failure injection / limiter (public) ---------------------------------------------
+    def fail_next(
+        self,
+        method: str,
+        path_regex: str,
+        status: int = 429,
+        retry_after: float = 0.05,
+        global_: bool = False,
+        *,
+        times: int = 1,
+        code: int = 0,
+        message: str | None = None,
+    ) -> Injection:
+        """Answer the next ``times`` requests matching ``method`` ("*" = any) and the path regex
+        (searched in the path after ``/api/v10``) with ``status``. A 429 carries ``Via``,
+        ``Retry-After``, X-RateLimit-* headers and ``retry_after`` so discord.py sleeps and
+        retries; other statuses get ``{"code", "message"}``. Returns the injection (``.hits``).
+        """
+        inj = Injection(
+            method=method.upper(),
+            path_regex=re.compile(path_regex),
+            status=status,
+            retry_after=retry_after,
+            global_=global_,
+            times=times,
+            code=code,
+            message=message
+            or ("You are being rate limited." if status == 429 else f"Injected error {status}"),
+        )
+        self._injections.append(inj)
+        return inj
+
+    def enforce_rate_limits(
+        self, per_route: int = 5, per_seconds: float = 5.0, global_per_second: int = 50
+    ) -> None:
+        """Start answering 429 like Discord: ``per_route`` requests per ``per_seconds`` per
+        bucket (route + channel/guild/webhook; Discord documents 5 per 5 s for messages) and
+        ``global_per_second`` overall. Interaction callbacks are exempt, as on Discord."""
+        self.limiter.enforce(per_route, per_seconds, global_per_second)
+
+    def disable_rate_limits(self) -> None:
+        self.limiter.disable()
+
+    @property
+    def rate_limit_stats(self) -> Any:
+        """:class:`~fakediscord.ratelimit.RateLimitStats`: 429s answered, per route and global."""
+        return self.limiter.stats
+
+    # -- recorded calls (public) -----------------------------------------------------------
+    def mark(self) -> int:
+        """Index into ``calls``; pass as ``since=`` to look only at later calls."""
+        return len(self.calls)
+
+    def calls_matching(
+        self,
+        method: str | None = None,
+        path: str | None = None,
+        *,
+        since: int = 0,
+        status: int | None = None,
+    ) -> list[Call]:
+        """Recorded calls filtered by method, path regex (``re.search``) and status."""
+        rx = re.compile(path) if path else None
+        return [
+            c
+            for c in self.calls[since:]
+            if (method is None or c.method == method.upper())
+            and (rx is None or rx.search(c.path))
+            and (status is None or c.status == status)
+        ]
+
+    def count_calls(
+        self, method: str | None = None, path: str | None = None, *, since: int = 0
+    ) -> int:
+        return len(self.calls_matching(method, path, since=since))
+
+    def calls_by_route(self, *, since: int = 0) -> dict[str, int]:
+        """``{"POST /channels/{id}/messages": 3, ...}`` — for per-action benchmarks."""
+        counts: dict[str, int] = {}
+        for c in self.calls[since:]:
+            counts[c.route] = counts.get(c.route, 0) + 1
+        return counts
+
+    # -- the catch-all handler -------------------------------------------------------------
+    async def _handle_rest(self, request: web.Request) -> web.StreamResponse:
+        path = request.path[len(PREFIX) :] or "/"
+        method = request.method
+        try:
+            body, files = await read_body(request)
+        except Exception as exc:  # a malformed body is the bot's bug: make it loud
+            body, files = {"_unparseable": repr(exc)}, []
+        call = Call(
+            method,
+            path,
+            dict(request.query),
+            body,
+            time.monotonic(),
+            route=f"{method} {route_template(path)}",
+            files=files,
+        )
+        self.calls.append(call)
+        self._inflight += 1
+        self._last_activity = time.monotonic()
+        try:
+            response = await self._answer(request, call)
+        finally:
+            self._inflight -= 1
+            self._last_activity = time.monotonic()
+        call.status = response.status
+        async with self._activity:
+            self._activity.notify_all()
+        return response
+
+    async def _answer(self, request: web.Request, call: Call) -> web.StreamResponse:
+        for inj in self._injections:
+            if inj.times > 0 and inj.matches(call.method, call.path):
+                inj.times -= 1
+                inj.hits += 1
+                self._injections = [i for i in self._injections if i.times > 0]
+                if inj.status == 429:
+                    self.limiter.stats.injected += 1
+                    headers, body = RateLimiter.injected_429(inj)
+                    return json_response(body, 429, headers)
+                return json_response({"code": inj.code, "message": inj.message}, inj.status)
+
+        headers, limited = self.limiter.check(call.method, call.path)
+        if limited is not None:
+            return json_response(limited, 429, headers)
+
+        for method, rx, handler in self._routes:
+            if method != call.method:
+                continue
+            match = rx.fullmatch(call.path)
+            if match is None:
+                continue
+            try:
+                response = await handler(request, match, call.json, call.files)
+            except ApiError as err:
+                return json_response(
+                    {"code": err.code, "message": err.message}, err.status, headers
+                )
+            response.headers.update(headers)
+            return response
+
+        self.unknown_calls.append(call)
+        message = (
+            f"fakediscord: route not emulated: {call.method} {call.path} (add it to fakediscord)"
+        )
+        return json_response({"code": 0, "message": message}, 404, headers)
+
+    # -- lookups -----------------------------------------------------------------------
+    def _channel_or_404(self, cid: str | int) -> Channel:
+        channel = self.channels.get(int(cid))
+        if channel is None:
+            raise ApiError(404, 10003, "Unknown Channel")
+        return channel
+
+    def _message_or_404(self, channel: Channel, mid: str | int) -> Message:
+        message = self.messages.get(int(mid))
+        if (
+            message is None
+            or message.deleted
+            or message.channel_id != channel.id
+            or message.ephemeral_for
+        ):
+            raise ApiError(404, 10008, "Unknown Message")
+        return message
+
+    def new_message(
+        self, channel: Channel, author: User, body: JSON, files: list[JSON], **extra: Any
+    ) -> Message:
+        """Build (not store) a message from a create body, with attachments from ``files``."""
+        body = body or {}
+        embeds = list(body.get("embeds") or ([body["embed"]] if body.get("embed") else []))
+        attachments = [
+            {
+                "id": str(next_snowflake()),
+                "filename": f.get("filename") or "file",
+                "size": f.get("size", 0),
+                "url": f"https://cdn.invalid/attachments/{f.get('filename')}",
+                "proxy_url": f"https://media.invalid/attachments/{f.get('filename')}",
+                "content_type": f.get("content_type"),
+            }
+            for f in files
+        ]
+        return Message(
+            id=next_snowflake(),
+            channel_id=channel.id,
+            author=author,
+            content=body.get("content") or "",
+            embeds=embeds,
+            components=list(body.get("components") or []),
+            flags=int(body.get("flags") or 0),
+            attachments=attachments,
+            guild_id=channel.guild.id if channel.guild else None,
+            message_reference=body.get("message_reference"),
+            **extra,
+        )
+
+    # -- login ------------------------------------------------------------------------
+    async def _get_me(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        return json_response(
+            {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0}
+        )
+
+    async def _get_app(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        owner = self.app_owner
+        return json_response(
+            {
+                "id": str(self.application_id),
+                "name": self.bot_user.name,
+                "description": "",
+                "icon": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": owner.payload(),
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "team": None,
+                "summary": "",
+                "interactions_endpoint_url": None,
+                "bot": self.bot_user.payload(),
+            }
+        )
+
+    async def _get_gateway(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        url = self.gateway_url  # type: ignore[attr-defined]
+        return json_response(
+            {
+                "url": url,
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 999,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
+    # -- application commands ------------------------------------------------------------
+    def synced_commands(self, guild: Any = None) -> list[JSON]:
+        """The command list last synced globally (``guild=None``) or to ``guild``."""
+        key = None if guild is None else (guild if isinstance(guild, int) else guild.id)
+        return list(self._commands.get(key, []))
+
+    def _command_payload(self, cmd: JSON, guild_id: int | None, existing: list[JSON]) -> JSON:
+        old = next(
+            (
+                c
+                for c in existing
+                if c["name"] == cmd.get("name") and c.get("type", 1) == cmd.get("type", 1)
+            ),
+            None,
+        )
+        out = {
+            "type": 1,
+            "description": "",
+            "options": [],
+            "default_member_permissions": None,
+            "dm_permission": True,
+            "nsfw": False,
+            **cmd,
+            "id": old["id"] if old else str(next_snowflake()),
+            "application_id": str(self.application_id),
+            "version": str(next_snowflake()),
+        }
+        if guild_id is not None:
+            out["guild_id"] = str(guild_id)
+        return out
+
+    @staticmethod
+    def _guild_key(m: re.Match[str]) -> int | None:
+        return int(m["guild"]) if m["guild"] else None
+
+    async def _get_commands(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        return json_response(self._commands.get(self._guild_key(m), []))
+
+    async def _put_commands(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        key = self._guild_key(m)
+        if key is not None and key not in self.guilds:
+            raise ApiError(403, 50001, "Missing Access")
+        existing = self._commands.get(key, [])
+        commands = [self._command_payload(c, key, existing) for c in body or []]
+        self._commands[key] = commands
+        self.command_syncs.append((key, commands))
+        return json_response(commands)
+
+    async def _post_command(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        key = self._guild_key(m)
+        existing = self._commands.get(key, [])
+        cmd = self._command_payload(body, key, existing)
+        self._commands[key] = [c for c in existing if c["id"] != cmd["id"]] + [cmd]
+        return json_response(cmd, 201)
+
+    async def _delete_command(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        key = self._guild_key(m)
+        self._commands[key] = [c for c in self._commands.get(key, []) if c["id"] != m["cmd"]]
+        return no_content()
+
+    # -- users, guilds, channels -------------------------------------------------------
+    async def _get_user(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        uid = int(m["user"])
+        user = self.users.get(uid) or (self.bot_user if uid == self.bot_user.id else None)
+        if user is None:
+            raise ApiError(404, 10013, "Unknown User")
+        return json_response(user.payload())
+
+    async def _create_dm(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        user = self.users.get(int((body or {}).get("recipient_id", 0)))
+        if user is None:
+            raise ApiError(400, 50035, "Invalid Form Body: recipient_id")
+        return json_response(self.dm_channel(user).payload())
+
+    async def _get_channel(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        return json_response(self._channel_or_404(m["channel"]).payload())
+
+    async def _get_guild(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        guild = self.guilds.get(int(m["guild"]))
+        if guild is None:
+            raise ApiError(404, 10004, "Unknown Guild")
+        data = guild.payload()
+        for key in (
+            "channels",
+            "members",
+            "threads",
+            "voice_states",
+            "presences",
+            "joined_at",
+            "large",
+        ):
+            data.pop(key, None)
+        return json_response(data)
+
+    async def _get_guild_channels(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        guild = self.guilds.get(int(m["guild"]))
+        if guild is None:
+            raise ApiError(404, 10004, "Unknown Guild")
+        return json_response([c.payload() for c in guild.channels])
+
+    async def _get_member(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        guild = self.guilds.get(int(m["guild"]))
+        if guild is None:
+            raise ApiError(404, 10004, "Unknown Guild")
+        member = guild.members.get(int(m["user"]))
+        if member is None:
+            raise ApiError(404, 10007, "Unknown Member")
+        return json_response(member.payload())
+
+    async def _typing(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        self._channel_or_404(m["channel"])
+        return no_content()
+
+    # -- channel messages --------------------------------------------------------------
+    def _check_can_send(self, channel: Channel) -> None:
+        if channel.type == CHANNEL_DM:
+            assert channel.recipient is not None
+            if not channel.recipient.dm_open or channel.recipient.bot:
+                raise ApiError(403, 50007, "Cannot send messages to this user")
+            return
+        assert channel.guild is not None
+        if self.bot_user.id not in channel.guild.members:
+            raise ApiError(403, 50001, "Missing Access")
+
+    async def _post_message(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        channel = self._channel_or_404(m["channel"])
+        self._check_can_send(channel)
+        body = body or {}
+        if not (
+            body.get("content")
+            or body.get("embeds")
+            or body.get("embed")
+            or body.get("components")
+            or files
+        ):
+            raise ApiError(400, 50006, "Cannot send an empty message")
+        message = self.new_message(channel, self.bot_user, body, files)
+        message.flags &= ~EPHEMERAL  # ephemeral only exists for interaction responses
+        self._store_message(message)
+        return json_response(message.payload())
+
+    async def _list_messages(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        channel = self._channel_or_404(m["channel"])
+        q = request.query
+        limit = min(int(q.get("limit", 50)), 100)
+        msgs = list(reversed(self.channel_messages(channel)))  # newest first, like Discord
+        if "before" in q:
+            msgs = [x for x in msgs if x.id < int(q["before"])]
+        if "after" in q:
+            msgs = [x for x in msgs if x.id > int(q["after"])][-limit:]
+        return json_response([x.payload() for x in msgs[:limit]])
+
+    async def _get_message(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        channel = self._channel_or_404(m["channel"])
+        return json_response(self._message_or_404(channel, m["message"]).payload())
+
+    async def _edit_message(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        channel = self._channel_or_404(m["channel"])
+        message = self._message_or_404(channel, m["message"])
+        if message.author.id != self.bot_user.id or message.webhook_id is not None:
+            raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        message.apply_edit(body or {})
+        self._broadcast_message("MESSAGE_UPDATE", message)
+        return json_response(message.payload())
+
+    async def _delete_message(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        channel = self._channel_or_404(m["channel"])
+        message = self._message_or_404(channel, m["message"])
+        if message.author.id != self.bot_user.id and channel.type == CHANNEL_DM:
+            raise ApiError(403, 50003, "Cannot execute action on a DM channel")
+        message.deleted = True
+        self._broadcast_message("MESSAGE_DELETE", message)
+        return no_content()
+
+    async def _add_reaction(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        channel = self._channel_or_404(m["channel"])
+        self._message_or_404(channel, m["message"])
+        return no_content()

@@ -1,0 +1,178 @@
+"""``FakeDiscord``: the aiohttp app on 127.0.0.1 that the real discord.py talks to."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import yarl
+from aiohttp import web
+
+from .driver import DriverMixin
+from .gateway import Gateway
+from .models import User
+from .ratelimit import RateLimiter
+from .rest import PREFIX
+from .snowflake import next_snowflake
+
+
+class FakeDiscord(DriverMixin):
+    """A fake Discord (REST + gateway) for end-to-end tests of a real discord.py bot.
+
+    One fake outlives any number of bot logins: its world and recorded messages persist, so
+    a test can close the bot, build a new one, log in again and see the old state.
+    """
+
+    def __init__(
+        self, *, bot_name: str = "FakeBot", ack_deadline: float | None = 3.0, timeout: float = 5.0
+    ) -> None:
+        self.application_id = next_snowflake()
+        #: The bot's account (its id is the application id, as for modern Discord apps).
+        self.bot_user = User(self.application_id, bot_name, bot=True)
+        self.app_owner = User(next_snowflake(), "app-owner")
+        #: Seconds a bot has to acknowledge an interaction (Discord: 3); None disables.
+        self.ack_deadline = ack_deadline
+        #: Default wait for the bot's answer in slash/click/... (seconds).
+        self.default_timeout = timeout
+        self.users = {}
+        self.guilds = {}
+        self.channels = {}
+        self.messages = {}
+        self._channel_order = {}
+        self._dm_channels = {}
+        self._ephemerals = {}
+        self._shown_modals = []
+        self._shown_choices = {}
+        self._bg_tasks = set()
+        self.calls = []
+        self.unknown_calls = []
+        self.limiter = RateLimiter()
+        self._injections = []
+        self._inflight = 0
+        self._last_activity = time.monotonic()
+        self._commands = {}
+        self.command_syncs = []
+        self.interactions = {}
+        self._by_token = {}
+        self.ack_latencies = []
+        self.late_acks = []
+        self.gateway = Gateway(self)
+        self._routes = [
+            (method, _compile(rx), handler)
+            for method, rx, handler in self._rest_routes() + self._interaction_routes()
+        ]
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # -- lifecycle ---------------------------------------------------------------------
+    async def start(self) -> FakeDiscord:
+        """Bind 127.0.0.1 on a random port and serve. Returns self (``fake = await FakeDiscord().start()``)."""
+        self._activity = asyncio.Condition()
+        self.gateway._ready_cond = asyncio.Condition()
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/", self.gateway.handle)
+        app.router.add_get("/gateway", self.gateway.handle)
+        app.router.add_route("*", PREFIX + "/{tail:.*}", self._handle_rest)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = int(self._runner.addresses[0][1])
+        return self
+
+    async def stop(self) -> None:
+        """Close bot websockets and the server. Close your bots first (they would reconnect)."""
+        await self._drain_broadcasts()
+        await self.gateway.close_all()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def rest_base(self) -> str:
+        """Value for ``discord.http.Route.BASE``."""
+        return f"http://127.0.0.1:{self.port}{PREFIX}"
+
+    @property
+    def gateway_url(self) -> str:
+        """The websocket URL (also sent as READY's ``resume_gateway_url``)."""
+        return f"ws://127.0.0.1:{self.port}/"
+
+    @property
+    def connected(self) -> bool:
+        """True while a bot session is identified and its socket is open."""
+        return self.gateway.current is not None
+
+    # -- pointing discord.py at the fake --------------------------------------------------
+    def patch_discord(self, monkeypatch: Any = None) -> Any:
+        """Point discord.py's REST base and gateway at this fake.
+
+        With pytest's ``monkeypatch`` the change is undone at teardown. Without it, the
+        previous values are returned as an undo callable: ``undo = fake.patch_discord(); ...; undo()``.
+        """
+        import discord.gateway
+        import discord.http
+
+        gateway = yarl.URL(self.gateway_url)
+        if monkeypatch is not None:
+            monkeypatch.setattr(discord.http.Route, "BASE", self.rest_base)
+            monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", gateway)
+            return lambda: None
+        old_base = discord.http.Route.BASE
+        old_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+        discord.http.Route.BASE = self.rest_base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = gateway
+
+        def undo() -> None:
+            discord.http.Route.BASE = old_base
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+
+        return undo
+
+    @contextlib.contextmanager
+    def patched(self) -> Iterator[FakeDiscord]:
+        """``with fake.patched(): ...`` — patch discord.py for the block (benchmark scripts)."""
+        undo = self.patch_discord()
+        try:
+            yield self
+        finally:
+            undo()
+
+    # -- gateway resilience helpers -------------------------------------------------------
+    async def request_reconnect(self) -> None:
+        """Send op 7 RECONNECT to the current session: the bot reconnects and RESUMEs."""
+        from .gateway import OP_RECONNECT
+
+        session = self.gateway.current
+        if session is not None:
+            await self.gateway.send_op(session, OP_RECONNECT)
+
+    async def drop_connection(self, code: int = 4000) -> None:
+        """Close the current bot socket abruptly (the bot should RESUME)."""
+        session = self.gateway.current
+        if session is not None and session.ws is not None:
+            await session.ws.close(code=code)
+
+    async def invalidate_session(self) -> None:
+        """Send op 9 (not resumable): the bot must IDENTIFY again."""
+        from .gateway import OP_INVALID_SESSION
+
+        session = self.gateway.current
+        if session is not None:
+            self.gateway.sessions.pop(session.session_id, None)
+            await self.gateway.send_op(session, OP_INVALID_SESSION, False)
+
+
+def _compile(rx: str) -> Any:
+    import re
+
+    return re.compile(rx)
