@@ -56,7 +56,8 @@ class GatewaySession:
     ws: web.WebSocketResponse | None = None
     ready: bool = False
     buffer: list[JSON] = field(default_factory=list)
-    closed_by_client: bool = False
+    #: Serialises sends so frames leave in sequence order.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
     def live(self) -> bool:
@@ -99,15 +100,17 @@ class Gateway:
             await self.send_event(session, event, data)
 
     async def send_event(self, session: GatewaySession, event: str, data: JSON) -> None:
-        session.seq += 1
-        frame = {"op": OP_DISPATCH, "t": event, "s": session.seq, "d": data}
-        session.buffer.append(frame)
-        del session.buffer[:-500]
-        if session.ws is not None and not session.ws.closed:
-            try:
-                await session.ws.send_str(json.dumps(frame))
-            except (ConnectionError, RuntimeError):
-                _log.debug("dropping %s for closed socket", event)
+        async with session.lock:
+            session.seq += 1
+            frame = {"op": OP_DISPATCH, "t": event, "s": session.seq, "d": data}
+            session.buffer.append(frame)
+            del session.buffer[:-500]
+            ws = session.ws
+            if ws is not None and not ws.closed:
+                try:
+                    await ws.send_str(json.dumps(frame))
+                except (ConnectionError, RuntimeError):
+                    _log.debug("dropping %s for a closed socket (kept for RESUME)", event)
 
     async def send_op(self, session: GatewaySession, op: int, data: Any = None) -> None:
         if session.ws is not None and not session.ws.closed:
@@ -214,10 +217,11 @@ class Gateway:
         self.resume_count += 1
         if session.ws is not None and session.ws is not ws and not session.ws.closed:
             await session.ws.close(code=4000)
-        session.ws = ws
         last = int(data.get("seq") or 0)
-        for frame in [f for f in session.buffer if f["s"] > last]:
-            await ws.send_str(json.dumps(frame))
+        async with session.lock:
+            session.ws = ws
+            for frame in [f for f in session.buffer if f["s"] > last]:
+                await ws.send_str(json.dumps(frame))
         await self.send_event(session, "RESUMED", {"_trace": ["fake-discord"]})
         async with self._ready_cond:
             self._ready_cond.notify_all()

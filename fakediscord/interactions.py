@@ -174,11 +174,26 @@ class InteractionsMixin(RestMixin):
             application_id=self.application_id,
             interaction_id=pending.id,
             ephemeral_for=pending.user if ephemeral else None,
+            interaction_metadata=self._metadata(pending),
         )
         message.flags = (EPHEMERAL if ephemeral else 0) | (
             LOADING if deferred else message.flags & ~EPHEMERAL
         )
         return self._store_message(message)
+
+    def _metadata(self, pending: PendingInteraction) -> JSON:
+        owners = {"0": str(pending.guild.id)} if pending.guild else {"0": "0"}
+        data: JSON = {
+            "id": str(pending.id),
+            "type": pending.type,
+            "user": pending.user.payload(),
+            "authorizing_integration_owners": owners,
+        }
+        if pending.original is not None:
+            data["original_response_message_id"] = str(pending.original.id)
+        if pending.message is not None:
+            data["interacted_message_id"] = str(pending.message.id)
+        return data
 
     # -- webhooks (followups, @original) ------------------------------------------------
     def _hook_interaction(self, m: re.Match[str]) -> PendingInteraction:
@@ -227,6 +242,7 @@ class InteractionsMixin(RestMixin):
                 application_id=self.application_id,
                 interaction_id=pending.id,
                 ephemeral_for=pending.user if ephemeral else None,
+                interaction_metadata=self._metadata(pending),
             )
             message.flags = (message.flags & ~EPHEMERAL) | (EPHEMERAL if ephemeral else 0)
             self._store_message(message)

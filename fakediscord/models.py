@@ -273,10 +273,14 @@ class MessageVersion:
     components: list[JSON]
     flags: int
     time: float
+    _text: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def text(self) -> str:
-        return payload_text(self.content, self.embeds, self.components)
+        # Versions are immutable once recorded, so the (leak-check hot path) text is cached.
+        if self._text is None:
+            self._text = payload_text(self.content, self.embeds, self.components)
+        return self._text
 
 
 @dataclass(eq=False)
@@ -302,6 +306,8 @@ class Message:
     interaction_id: int | None = None
     #: The user an ephemeral message is shown to (None for normal messages).
     ephemeral_for: User | None = None
+    #: For interaction responses: Discord's ``interaction_metadata`` (who triggered it).
+    interaction_metadata: JSON | None = None
     message_reference: JSON | None = None
 
     @property
@@ -330,6 +336,10 @@ class Message:
     def versions(self) -> list[MessageVersion]:
         """Every state this message has been shown in, oldest first (current last)."""
         return [*self.edits, self.current()]
+
+    def version_texts(self) -> list[str]:
+        """The text of every version, oldest first (cheap: no copies)."""
+        return [*(v.text for v in self.edits), self.text]
 
     def buttons(self) -> list[JSON]:
         """Every component with a custom_id (buttons, selects), in display order."""
@@ -383,6 +393,8 @@ class Message:
             data["application_id"] = str(self.application_id)
         if self.message_reference is not None:
             data["message_reference"] = self.message_reference
+        if self.interaction_metadata is not None:
+            data["interaction_metadata"] = self.interaction_metadata
         return data
 
 

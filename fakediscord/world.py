@@ -156,13 +156,13 @@ class WorldMixin:
                 continue
             for channel in guild.channels:
                 for mid in self._channel_order.get(channel.id, []):
-                    texts.extend(v.text for v in self.messages[mid].versions())
+                    texts.extend(self.messages[mid].version_texts())
         dm = self._dm_channels.get(user.id)
         if dm is not None:
             for mid in self._channel_order.get(dm.id, []):
-                texts.extend(v.text for v in self.messages[mid].versions())
+                texts.extend(self.messages[mid].version_texts())
         for message in self._ephemerals.get(user.id, []):
-            texts.extend(v.text for v in message.versions())
+            texts.extend(message.version_texts())
         for modal in self.modals_shown(user):
             texts.append(payload_text(modal.title, [], modal.components))
         for choices in self._shown_choices.get(user.id, []):

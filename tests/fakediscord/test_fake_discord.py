@@ -8,6 +8,7 @@ defer + followup, DMs (open and closed), command sync, 429 retries and reconnect
 from __future__ import annotations
 
 import asyncio
+import io
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -50,6 +51,13 @@ class Roll(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"roll:(?P<n
         await interaction.response.send_message(f"rolled {self.n}", ephemeral=True)
 
 
+class Flip(discord.ui.View):
+    @discord.ui.button(label="Flip", custom_id="flip")
+    async def flip(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        await interaction.response.defer()
+        await interaction.edit_original_response(content="flipped", view=None)
+
+
 class Picker(discord.ui.View):
     @discord.ui.select(
         custom_id="pick",
@@ -68,7 +76,9 @@ class Bid(discord.ui.Modal, title="Your bid"):
 
 
 def make_bot() -> commands.Bot:
-    bot = commands.Bot(command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.05)
+    bot = commands.Bot(
+        command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.05
+    )
     tree = bot.tree
     game = app_commands.Group(name="game", description="Games")
 
@@ -120,7 +130,9 @@ def make_bot() -> commands.Bot:
         await interaction.response.send_message(f"played {card}")
 
     @play.autocomplete("card")
-    async def card_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def card_autocomplete(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         cards = ["7 hearts", "8 hearts", "king spades"]
         return [app_commands.Choice(name=c, value=c) for c in cards if current in c]
 
@@ -128,12 +140,33 @@ def make_bot() -> commands.Bot:
     async def post(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("posting", ephemeral=True)
         assert interaction.channel is not None
-        await interaction.channel.send(embed=discord.Embed(title="Board", description="empty"), view=Counter())
+        await interaction.channel.send(
+            embed=discord.Embed(title="Board", description="empty"), view=Counter()
+        )
+
+    @tree.command(description="Deferred update")
+    async def flip(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("heads", view=Flip())
+
+    @tree.command(description="Upload")
+    async def upload(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(
+            "file", file=discord.File(io.BytesIO(b"abc"), "a.txt")
+        )
+
+    @tree.command(description="Too slow")
+    async def late(interaction: discord.Interaction) -> None:
+        await asyncio.sleep(0.15)
+        try:
+            await interaction.response.send_message("too late")
+        except discord.NotFound as exc:
+            bot.late_errors.append(exc.code)  # type: ignore[attr-defined]
 
     async def setup_hook() -> None:
         bot.add_dynamic_items(Roll)
 
     bot.setup_hook = setup_hook  # type: ignore[method-assign]
+    bot.late_errors = []  # type: ignore[attr-defined]
     return bot
 
 
@@ -295,7 +328,10 @@ async def test_injected_429_is_retried(world: World) -> None:
     await channel.send("after a 429")
     assert time.monotonic() - start >= 0.05
     assert inj.hits == 1
-    assert [c.status for c in fake.calls_matching("POST", r"^/channels/\d+/messages$")] == [429, 200]
+    assert [c.status for c in fake.calls_matching("POST", r"^/channels/\d+/messages$")] == [
+        429,
+        200,
+    ]
     assert fake.rate_limit_stats.injected == 1
     # Interaction callbacks go through discord.py's webhook adapter; it retries too.
     fake.fail_next("POST", r"/callback$", status=429, retry_after=0.02)
@@ -325,12 +361,16 @@ async def test_discordpy_respects_enforced_bucket(world: World) -> None:
     channel = world.bot.get_channel(world.channel.id)
     assert isinstance(channel, discord.TextChannel)
     await asyncio.gather(*(channel.send(f"m{i}") for i in range(5)))
-    assert sorted(m.content for m in fake.channel_messages(world.channel)) == [f"m{i}" for i in range(5)]
+    assert sorted(m.content for m in fake.channel_messages(world.channel)) == [
+        f"m{i}" for i in range(5)
+    ]
 
 
 async def test_unknown_route_is_loud(world: World) -> None:
     with pytest.raises(discord.NotFound, match="route not emulated"):
-        await world.bot.http.request(discord.http.Route("GET", "/guilds/{guild_id}/bans", guild_id=world.guild.id))
+        await world.bot.http.request(
+            discord.http.Route("GET", "/guilds/{guild_id}/bans", guild_id=world.guild.id)
+        )
     assert [c.path for c in world.fake.unknown_calls] == [f"/guilds/{world.guild.id}/bans"]
 
 
@@ -361,3 +401,58 @@ async def test_second_bot_logs_in_to_same_fake(world: World) -> None:
         assert result.text == "pong"
         assert fake.channel_messages(world.channel) == [first.message, result.message]
         assert fake.gateway.identify_count == 2
+
+
+async def test_deferred_update_then_edit_original(world: World) -> None:
+    fake = world.fake
+    coin = await fake.slash(world.alice, "flip")
+    assert coin.message is not None
+    result = await fake.click(world.bob, coin.message, "flip")
+    assert result.type == 6 and result.deferred and result.message is coin.message
+    assert coin.message.content == "flipped" and coin.message.components == []
+    with pytest.raises(FakeDiscordError, match="no component"):
+        await fake.click(world.bob, coin.message, "flip")
+
+
+async def test_multipart_upload(world: World) -> None:
+    result = await world.fake.slash(world.alice, "upload")
+    assert result.message is not None and result.message.content == "file"
+    assert [a["filename"] for a in result.message.attachments] == ["a.txt"]
+    [call] = world.fake.calls_matching("POST", "/callback$")
+    assert call.json["type"] == 4 and call.files[0]["size"] == 3
+
+
+async def test_late_ack_breaks_the_three_second_rule(world: World) -> None:
+    fake = world.fake
+    fake.ack_deadline = 0.1
+    with pytest.raises(BotDidNotRespond, match="acknowledged after"):
+        await fake.slash(world.alice, "late")
+    await fake.settle()
+    assert world.bot.late_errors == [10062]  # type: ignore[attr-defined]
+
+
+async def test_resume_after_dropped_socket_replays_missed_events(world: World) -> None:
+    fake = world.fake
+    await fake.drop_connection()
+    # Sent while the bot is disconnected: buffered and replayed on RESUME.
+    message = await fake.send_as(world.alice, world.channel, "hello while away")
+    async with asyncio.timeout(5):
+        while fake.gateway.resume_count == 0 or not fake.connected:
+            await asyncio.sleep(0.01)
+    await fake.settle()
+    assert world.bot.get_partial_messageable(world.channel.id) is not None
+    assert any(m.id == message.id for m in world.bot.cached_messages)
+    assert (await fake.slash(world.alice, "ping")).text == "pong"
+
+
+async def test_global_rate_limit(fake: FakeDiscord) -> None:
+    fake.enforce_rate_limits(per_route=100, per_seconds=1, global_per_second=3)
+    async with aiohttp.ClientSession() as session:
+        statuses = []
+        for _ in range(4):
+            async with session.get(f"{fake.rest_base}/users/@me") as resp:
+                statuses.append(resp.status)
+                body, headers = await resp.json(), resp.headers
+    assert statuses == [200, 200, 200, 429]
+    assert body["global"] is True and headers["X-RateLimit-Global"] == "true"
+    assert fake.rate_limit_stats.global_ == 1 and fake.rate_limit_stats.total == 1
