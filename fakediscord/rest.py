@@ -536,7 +536,9 @@ class RestMixin(WorldMixin):
     ) -> web.Response:
         channel = self._channel_or_404(m["channel"])
         message = self._message_or_404(channel, m["message"])
-        if message.author.id != self.bot_user.id or message.webhook_id is not None:
+        # Interaction responses are authored by the bot too, so (non-ephemeral ones) can be
+        # edited here as well - the usual way to edit them after the 15-minute token expiry.
+        if message.author.id != self.bot_user.id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         message.apply_edit(body or {})
         self._broadcast_message("MESSAGE_UPDATE", message)
