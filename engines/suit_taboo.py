@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import pathlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ from engines.core import (
     public,
 )
 
+DATA_DIR = pathlib.Path(__file__).resolve().parents[1] / "data" / "suit_taboo"
 PUBLIC = 1 << 6  # bit in `seen` for "shown to everyone"; seats use bits 0..4
 ROLE_CARDS: tuple[Card, ...] = (*(Card(1, s) for s in SUITS), JOKER)
 PLAY_CARDS: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in range(2, 14))
@@ -49,6 +51,11 @@ LABEL: dict[Card, str] = {c: str(c) for c in ALL_CARDS}  # str(card) is slow in 
 CODE: dict[Card, str] = {c: c.code for c in ALL_CARDS}
 BLACK_ACES = ("s", "c")
 HAND_LIMIT = 5
+
+
+def rules_markdown() -> str:
+    """The players' rules summary (read on demand by the bot's `/suittaboo rules`)."""
+    return (DATA_DIR / "rules.md").read_text(encoding="utf-8")
 
 
 def penalty(card: Card) -> int:
