@@ -63,6 +63,7 @@ class DriverMixin(InteractionsMixin):
     """slash / click / select / autocomplete / submit_modal / settle."""
 
     default_timeout: float
+    enforce_command_permissions: bool
     _activity: asyncio.Condition
 
     # -- waiting -------------------------------------------------------------------------
@@ -120,6 +121,8 @@ class DriverMixin(InteractionsMixin):
         """
         channel, guild = self._context(user, channel, dm)
         data = self._command_data(command, dict(options or {}), guild)
+        if self.enforce_command_permissions:
+            self._check_command_visible(user, command, guild)
         pending = self._new_pending(INTERACTION_COMMAND, user, channel, guild, f"/{command}")
         return await self._run(pending, data, timeout)
 
@@ -270,6 +273,25 @@ class DriverMixin(InteractionsMixin):
         self.interactions[pending.id] = pending
         self._by_token[pending.token] = pending
         return pending
+
+    def _check_command_visible(self, user: User, command: str, guild: Guild | None) -> None:
+        """Discord hides commands whose ``default_member_permissions`` the member lacks, and
+        guild-only commands in DMs (server admins can override the former, hence opt-in)."""
+        top, _ = self._find_schema(command.split(), guild)
+        if top is None:
+            return
+        if guild is None:
+            contexts = top.get("contexts")
+            if top.get("dm_permission") is False or (contexts is not None and 1 not in contexts):
+                raise FakeDiscordError(f"/{command} is not available in DMs")
+            return
+        needed = top.get("default_member_permissions")
+        if needed is not None:
+            have = guild.members[user.id].permissions
+            if int(needed) & ~have:
+                raise FakeDiscordError(
+                    f"{user.name} cannot see /{command} (needs permissions {needed})"
+                )
 
     def _find_schema(
         self, names: list[str], guild: Guild | None

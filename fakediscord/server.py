@@ -37,6 +37,10 @@ class FakeDiscord(DriverMixin):
         self.ack_deadline = ack_deadline
         #: Default wait for the bot's answer in slash/click/... (seconds).
         self.default_timeout = timeout
+        #: Refuse /commands the member could not see (default_member_permissions, DM
+        #: availability) like the Discord client does. Off by default: server admins can
+        #: override those defaults, so bots should check permissions themselves too.
+        self.enforce_command_permissions = False
         self.users = {}
         self.guilds = {}
         self.channels = {}

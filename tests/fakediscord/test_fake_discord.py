@@ -144,6 +144,12 @@ def make_bot() -> commands.Bot:
             embed=discord.Embed(title="Board", description="empty"), view=Counter()
         )
 
+    @tree.command(description="Moderators only")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def admin(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("admin ok", ephemeral=True)
+
     @tree.command(description="Deferred update")
     async def flip(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("heads", view=Flip())
@@ -456,3 +462,17 @@ async def test_global_rate_limit(fake: FakeDiscord) -> None:
     assert statuses == [200, 200, 200, 429]
     assert body["global"] is True and headers["X-RateLimit-Global"] == "true"
     assert fake.rate_limit_stats.global_ == 1 and fake.rate_limit_stats.total == 1
+
+
+async def test_command_permissions_opt_in(world: World) -> None:
+    fake = world.fake
+    mod = fake.add_user("mod")
+    fake.add_member(world.guild, mod, manage_guild=True)
+    await world.bot.tree.sync()
+    assert (await fake.slash(world.alice, "admin")).text == "admin ok"  # not enforced by default
+    fake.enforce_command_permissions = True
+    with pytest.raises(FakeDiscordError, match="cannot see /admin"):
+        await fake.slash(world.alice, "admin")
+    with pytest.raises(FakeDiscordError, match="not available in DMs"):
+        await fake.slash(mod, "admin", dm=True)
+    assert (await fake.slash(mod, "admin")).text == "admin ok"
