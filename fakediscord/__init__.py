@@ -7,30 +7,34 @@ discord.py needs two class attributes changed and nothing else: ``discord.http.R
 
 Fixture pattern (the e2e conftest)::
 
-    import asyncio, pytest
-    from fakediscord import FakeDiscord
+    import pytest
+    from fakediscord import FakeDiscord, running_bot
 
     @pytest.fixture
     async def fake(monkeypatch):
-        fake = await FakeDiscord().start()
-        fake.patch_discord(monkeypatch)
+        fake = await FakeDiscord().start()          # 127.0.0.1, random port
+        fake.patch_discord(monkeypatch)             # Route.BASE + DEFAULT_GATEWAY, undone after
         yield fake
         await fake.stop()
 
     @pytest.fixture
-    async def world(fake):
-        guild = fake.add_guild("Test Guild")
+    def world(fake):
+        guild = fake.add_guild("Card Club")         # the bot is a member automatically
         channel = fake.add_channel(guild, "games")
         alice, bob = fake.add_user("alice"), fake.add_user("bob", dm_open=False)
-        for user in (alice, bob):
-            fake.add_member(guild, user)
+        fake.add_member(guild, alice)
+        fake.add_member(guild, bob, manage_guild=True)
         return guild, channel, alice, bob
 
     @pytest.fixture
     async def bot(fake, world, tmp_path):
-        bot = create_bot(Settings(token="fake-token", database=tmp_path / "db.sqlite3"))
-        async with running_bot(fake, bot):      # from fakediscord.pytest_plugin
+        bot = create_bot(settings, guild_ready_timeout=0.05)   # the project's factory
+        async with running_bot(fake, bot):          # start task, wait ready, close + re-raise
             yield bot
+
+A restart is ``await bot.close()`` then a new ``create_bot(...)`` started on the same fake:
+the world and every recorded message persist. Benchmark scripts without pytest use
+``with fake.patched(): ...`` (or ``undo = fake.patch_discord(); ...; undo()``).
 
 Then, in a test::
 
