@@ -134,16 +134,22 @@ class WordList:
         self.max_len = max((len(p) for p in self.phrases), default=1)
 
     def found(self, text: str) -> frozenset[str]:
+        # Longest match first, so "polar bear" is one animal and not also a "bear".
         toks = tokens(text)
         out: set[str] = set()
-        for n in range(1, self.max_len + 1):
-            for i in range(len(toks) - n + 1):
+        i = 0
+        while i < len(toks):
+            for n in range(min(self.max_len, len(toks) - i), 0, -1):
                 gram = toks[i:i + n]
                 canon = self.phrases.get(gram)
                 if canon is None:
                     canon = self._plural(gram)
                 if canon is not None:
                     out.add(canon)
+                    i += n
+                    break
+            else:
+                i += 1
         return frozenset(out)
 
     def _plural(self, gram: tuple[str, ...]) -> str | None:
