@@ -204,6 +204,7 @@ PASS = Pass()
 FOLD = Fold()
 
 SEAT = tuple(f"{{P{p}}}" for p in range(3))  # seat placeholders for event texts
+_ONLY = tuple(frozenset((p,)) for p in range(3))
 
 # log codes (public history of the current match)
 LOG_PLAY, LOG_PASS, LOG_FOLD, LOG_AUTO = "play", "pass", "fold", "auto_pass"
@@ -311,8 +312,8 @@ class SuspenseEngine(Engine[SuspenseState, Action]):
             match=s.match_no, dealer=s.dealer))
         for seat in range(n):
             cards = _LABELS_OF[s.hands[seat]]
-            events.append(private(seat, "hand", "Your hand: " + " ".join(cards),
-                                  cards=list(cards)))
+            events.append(Event("hand", "Your hand: " + " ".join(cards), _ONLY[seat],
+                                {"cards": list(cards)}))
         label = CARD_LABELS[s.secret]
         events.append(private(s.dealer, "secret_card",
                               f"The secret card is {label}: {CONDITIONS[label]}.",
@@ -367,8 +368,8 @@ class SuspenseEngine(Engine[SuspenseState, Action]):
             s.passed = 0
             s.log.append((seat, LOG_PLAY, card))
             s.seen_public |= 1 << card
-            events.append(public("play", f"{{P{seat}}} plays {label} (face-up total {s.total}).",
-                                 seat=seat, card=label, total=s.total))
+            events.append(Event("play", f"{SEAT[seat]} plays {label} (face-up total {s.total}).",
+                                None, {"seat": seat, "card": label, "total": s.total}))
             if s.total >= s.threshold:
                 self._end_match(s, f"the face-up total reached {s.total}", events)
             else:
@@ -376,7 +377,7 @@ class SuspenseEngine(Engine[SuspenseState, Action]):
         elif kind is Pass:
             s.passed |= bit
             s.log.append((seat, LOG_PASS, -1))
-            events.append(public("pass", f"{{P{seat}}} passes.", seat=seat))
+            events.append(Event("pass", f"{SEAT[seat]} passes.", None, {"seat": seat}))
             if s.still_in() & ~s.passed == 0:
                 self._end_match(s, "everyone still in passed", events)
             else:

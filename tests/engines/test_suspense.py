@@ -628,3 +628,20 @@ def test_ai_decides_fast():
             state = E.apply(state, state.turn, action).state
     times.sort()
     assert times[int(len(times) * 0.95)] < 0.1
+
+
+def test_events_never_leak_secret_labels():
+    """Brief: leak tests scan every message a seat sees for `secret_labels`; no event a seat
+    (or a spectator) can see may carry a card hidden from it."""
+    for seed in range(25):
+        n = 2 + seed % 2
+        rng = random.Random(seed)
+        state = E.new_game(n, seed)
+        while E.to_act(state):
+            step = E.apply(state, state.turn, rng.choice(E.legal_actions(state, state.turn)))
+            state = step.state
+            for seat in [None, *range(n)]:
+                secrets = E.secret_labels(state, seat)
+                seen = " ".join(e.text + json.dumps(dict(e.data), ensure_ascii=False)
+                                for e in step.events if e.visible(seat))
+                assert not [label for label in secrets if label in seen], (seed, seat)
