@@ -49,6 +49,8 @@ PLACE = "place"  # after an empty-row draw (or a skipped draw): place a hand car
 OVER = "over"
 
 _ALL_CARDS = {c.code: c for c in make_deck(jokers=1)}
+CODE = {c: c.code for c in _ALL_CARDS.values()}
+LABEL = {c: str(c) for c in _ALL_CARDS.values()}  # str(card) without the per-call cost
 
 
 def value(card: Card) -> int:
@@ -114,6 +116,9 @@ class Place:
 
 
 Action = Capture | Jack | Joker | Draw | Place
+# Shared Place objects by id(card); each keeps its card alive, so ids are never reused.
+# Bounded in practice: cards come from the interned deck (new_game, load, cards.make_deck).
+_PLACES: dict[int, Place] = {}
 _DRAW = Draw()
 _JACK = Jack()
 _JOKER = Joker()
@@ -155,49 +160,87 @@ class TabooState(SeededState):
 
 
 # --------------------------------------------------------------------------- capture search
-@lru_cache(maxsize=8192)
-def capture_options(counts: tuple[int, ...], v: int) -> tuple[tuple[bool, tuple[int, ...]], ...]:
-    """Every way a card of value `v` can capture from a row with `counts[value]` cards.
+_Option = tuple[bool, tuple[int, ...]]
 
-    Returns (single, group) pairs, full-row captures first, then larger takes first. Zeros
-    (face-up jacks or jokers, which only get there when a hand holds nothing else) may join a
-    group since they add nothing to its sum.
+
+class ValueOptions:
+    """The captures open to one value on one row, with their Capture objects per hand card
+    (building frozen dataclasses is the slow part of listing moves, so they are kept)."""
+
+    __slots__ = ("by_card", "opts")
+
+    def __init__(self, opts: tuple[_Option, ...]) -> None:
+        self.opts = opts
+        # keyed by id(card): the stored Captures keep that card alive, so the id stays unique
+        self.by_card: dict[int, tuple[Capture, ...]] = {}
+
+    def captures(self, card: Card) -> tuple[Capture, ...]:
+        found = self.by_card.get(id(card))
+        if found is None:
+            found = self.by_card[id(card)] = tuple(_shared_capture(card, s, g)
+                                                   for s, g in self.opts)
+        return found
+
+
+# Capture objects shared across rows, keyed by (id(card), single, group); each keeps its card
+# alive so the id stays unique. Finite for the interned deck cards the engine deals.
+_CAPTURES: dict[tuple[int, bool, tuple[int, ...]], Capture] = {}
+
+
+def _shared_capture(card: Card, single: bool, group: tuple[int, ...]) -> Capture:
+    key = (id(card), single, group)
+    found = _CAPTURES.get(key)
+    if found is None:
+        found = _CAPTURES[key] = Capture(card, single, group)
+    return found
+
+
+@lru_cache(maxsize=32768)
+def row_options(counts: tuple[int, ...]) -> tuple[ValueOptions, ...]:
+    """For a row with `counts[value]` cards: every capture open to each value 0..12.
+
+    One walk over the row's sub-multisets serves all hand values at once (the hot path of
+    `legal_actions`). Per value: (single, group) pairs, full-row captures first, then larger
+    takes. Zeros (face-up jacks or jokers, which only get there when a hand holds nothing
+    else) may join a group since they add nothing to its sum.
     """
-    results: list[tuple[bool, tuple[int, ...]]] = []
+    by_sum: list[list[tuple[int, ...]]] = [[] for _ in range(13)]
+    avail = list(counts)
+    _groups(avail, 12, [], 0, by_sum)
     total_cards = sum(counts)
-    for single in (True, False):
-        avail = list(counts)
-        if single:
-            if avail[v] == 0:
-                continue
-            avail[v] -= 1
-        groups: list[tuple[int, ...]] = []
-        _groups(avail, v, min(v, 12), [], groups)
-        if single:
+    table: list[ValueOptions] = [ValueOptions(())]
+    for v in range(1, 13):
+        results: list[_Option] = []
+        if counts[v]:
             results.append((True, ()))
-        results.extend((single, g) for g in groups)
+        for g in by_sum[v]:
+            if len(g) >= 2:
+                results.append((False, g))
+                if counts[v] > g.count(v):
+                    results.append((True, g))
+        results.sort(key=lambda o: (0 if int(o[0]) + len(o[1]) == total_cards else 1,
+                                    -(int(o[0]) + len(o[1]))))
+        table.append(ValueOptions(tuple(results)))
+    return tuple(table)
 
-    def key(opt: tuple[bool, tuple[int, ...]]) -> tuple[int, int]:
-        taken = int(opt[0]) + len(opt[1])
-        return (0 if taken == total_cards else 1, -taken)
 
-    results.sort(key=key)
-    return tuple(results)
+def capture_options(counts: tuple[int, ...], v: int) -> tuple[_Option, ...]:
+    """Every way a card of value `v` can capture from a row with `counts[value]` cards."""
+    return row_options(counts)[v].opts
 
 
-def _groups(avail: list[int], remaining: int, top: int, acc: list[int],
-            out: list[tuple[int, ...]]) -> None:
-    if remaining == 0:
+def _groups(avail: list[int], top: int, acc: list[int], total: int,
+            by_sum: list[list[tuple[int, ...]]]) -> None:
+    """Record every multiset of non-zero values (high to low) with its zero-padded forms."""
+    if acc:
         for zeros in range(avail[0] + 1):
-            if len(acc) + zeros >= 2:
-                out.append((*acc, *([0] * zeros)))
-        return
-    for val in range(min(top, remaining), 0, -1):
+            by_sum[total].append((*acc, *([0] * zeros)))
+    for val in range(min(top, 12 - total), 0, -1):
         if avail[val] == 0:
             continue
         avail[val] -= 1
         acc.append(val)
-        _groups(avail, remaining - val, val, acc, out)
+        _groups(avail, val, acc, total + val, by_sum)
         acc.pop()
         avail[val] += 1
 
@@ -314,19 +357,19 @@ class TabooEngine(Engine[TabooState, Action]):
         if phase == PLACE:
             return self._places(hand)
         out: list[Action] = []
-        counts = row_counts(state.row)
+        options = row_options(row_counts(state.row))
         if phase == TURN:
-            seen: set[Card] = set()
             has_jack = has_joker = False
-            for card in hand:
-                if card.rank == JACK_RANK:
+            prev = None
+            for card in hand:  # hands are kept sorted, so duplicates are neighbours
+                rank = card.rank
+                if rank == JACK_RANK:
                     has_jack = True
-                elif card.rank == 0:
+                elif rank == 0:
                     has_joker = True
-                elif card not in seen:
-                    seen.add(card)
-                    for single, group in capture_options(counts, VALUE[card.rank]):
-                        out.append(Capture(card, single, group))
+                elif prev is None or rank != prev.rank or card.suit != prev.suit:
+                    out.extend(options[VALUE[rank]].captures(card))
+                prev = card
             if has_jack:
                 out.append(_JACK)
             if has_joker:
@@ -341,20 +384,23 @@ class TabooEngine(Engine[TabooState, Action]):
             elif drawn.rank == 0:
                 out.append(_JOKER)
             else:
-                for single, group in capture_options(counts, VALUE[drawn.rank]):
-                    out.append(Capture(drawn, single, group))
+                out.extend(options[VALUE[drawn.rank]].captures(drawn))
         out.extend(self._places(hand))
         return tuple(out)
 
     @staticmethod
     def _places(hand: list[Card]) -> tuple[Action, ...]:
-        plain = [c for c in hand if not is_special(c)]
-        pool = plain if plain else hand
-        seen: list[Card] = []
-        for card in pool:
-            if card not in seen:
-                seen.append(card)
-        return tuple(Place(c) for c in seen)
+        plain = [c for c in hand if c.rank != JACK_RANK and c.rank != 0]
+        out: list[Action] = []
+        prev = None
+        for card in plain or hand:  # sorted hand: duplicates are neighbours
+            if prev is None or card.rank != prev.rank or card.suit != prev.suit:
+                place = _PLACES.get(id(card))
+                if place is None:
+                    place = _PLACES[id(card)] = Place(card)
+                out.append(place)
+            prev = card
+        return tuple(out)
 
     # ---- applying moves -----------------------------------------------------------------
     def apply(self, state: TabooState, seat: int, action: Action) -> Step[TabooState]:
@@ -362,7 +408,14 @@ class TabooEngine(Engine[TabooState, Action]):
             raise GameOverError("The game is over.")
         if seat != state.current:
             raise NotYourTurnError("It is not your turn.")
-        if action not in self.legal_actions(state, seat):
+        legal = self.legal_actions(state, seat)
+        ok = any(a is action for a in legal)  # the common case: an object from the list
+        if not ok:
+            try:
+                ok = action in legal
+            except Exception:  # a garbage object with a broken __eq__
+                ok = False
+        if not ok:
             raise IllegalActionError("That move is not allowed right now.")
         s = state.clone()
         events: list[Event] = []
@@ -383,18 +436,19 @@ class TabooEngine(Engine[TabooState, Action]):
 
     def _take_from_hand(self, s: TabooState, seat: int, card: Card) -> None:
         hand = s.hands[seat]
-        if s.drawn is not None and s.drawn == card:
-            # remove the drawn copy (identical anyway): the last equal card
-            for i in range(len(hand) - 1, -1, -1):
-                if hand[i] == card:
-                    del hand[i]
-                    return
+        for i, held in enumerate(hand):  # identity first: no dataclass __eq__ in the hot path
+            if held is card:
+                del hand[i]
+                return
         hand.remove(card)
 
     def _show(self, s: TabooState, cards: list[Card]) -> None:
-        labels = {str(c) for c in cards}
-        if not labels <= s.shown:
-            s.shown = s.shown | labels
+        shown = s.shown
+        if len(shown) >= len(LABEL):
+            return
+        labels = {LABEL[c] for c in cards}
+        if not labels <= shown:
+            s.shown = shown | labels
 
     def _capture(self, s: TabooState, seat: int, action: Capture, events: list[Event]) -> None:
         v = VALUE[action.card.rank]
@@ -409,21 +463,21 @@ class TabooEngine(Engine[TabooState, Action]):
         text = self.capture_text(action)
         labels = " + ".join(
             part for part in (
-                " ".join(str(c) for c in single_cards),
-                f"({','.join(str(c) for c in group_cards)})" if group_cards else "",
+                " ".join(LABEL[c] for c in single_cards),
+                f"({','.join(LABEL[c] for c in group_cards)})" if group_cards else "",
             ) if part)
         if not s.row:
             s.points[seat].extend(pile)
             gained = sum(VALUE[c.rank] for c in pile)
             events.append(public(
-                "capture", f"{{P{seat}}} plays {action.card}: {text} ({labels}) and clears "
-                f"the row: +{gained} points.", seat=seat, card=action.card.code,
+                "capture", f"{{P{seat}}} plays {LABEL[action.card]}: {text} ({labels}) and clears "
+                f"the row: +{gained} points.", seat=seat, card=CODE[action.card],
                 taken=[c.code for c in pile[1:]], cleared=True, points=gained))
         else:
             s.discard.extend(pile)
             events.append(public(
-                "capture", f"{{P{seat}}} plays {action.card}: {text} ({labels}); the cards go "
-                "to the discard pile.", seat=seat, card=action.card.code,
+                "capture", f"{{P{seat}}} plays {LABEL[action.card]}: {text} ({labels}); the cards go "
+                "to the discard pile.", seat=seat, card=CODE[action.card],
                 taken=[c.code for c in pile[1:]], cleared=False, points=0))
 
     def _jack(self, s: TabooState, seat: int, events: list[Event]) -> None:
@@ -435,8 +489,8 @@ class TabooEngine(Engine[TabooState, Action]):
         s.discard.append(jack)
         s.row = []
         self._show(s, [jack])
-        events.append(public("jack", f"{{P{seat}}} plays {jack}: the row ({len(swept)} cards) "
-                             "goes to the discard pile.", seat=seat, card=jack.code,
+        events.append(public("jack", f"{{P{seat}}} plays {LABEL[jack]}: the row ({len(swept)} cards) "
+                             "goes to the discard pile.", seat=seat, card=CODE[jack],
                              swept=[c.code for c in swept]))
 
     def _joker(self, s: TabooState, seat: int, events: list[Event]) -> None:
@@ -453,8 +507,8 @@ class TabooEngine(Engine[TabooState, Action]):
                                      seat=other))
                 continue
             self._add_to_hand(s, other, card)
-            events.append(private(other, "drew", f"You drew {card}.", seat=other,
-                                  card=card.code))
+            events.append(private(other, "drew", f"You drew {LABEL[card]}.", seat=other,
+                                  card=CODE[card]))
             events.append(public("draw", f"{{P{other}}} draws a card.", seat=other))
 
     def _draw(self, s: TabooState, events: list[Event]) -> Card | None:
@@ -492,16 +546,16 @@ class TabooEngine(Engine[TabooState, Action]):
         s.phase = PLACE if empty else USE
         follow = ("place it or another hand card face up" if empty
                   else "use it at once or place a hand card face up")
-        events.append(private(seat, "drew", f"You drew {card}: {follow}.", seat=seat,
-                              card=card.code))
+        events.append(private(seat, "drew", f"You drew {LABEL[card]}: {follow}.", seat=seat,
+                              card=CODE[card]))
         events.append(public("draw", f"{{P{seat}}} draws a card.", seat=seat))
 
     def _place(self, s: TabooState, seat: int, card: Card, events: list[Event]) -> None:
         self._take_from_hand(s, seat, card)
         s.row.append(card)
         self._show(s, [card])
-        events.append(public("place", f"{{P{seat}}} places {card} face up.", seat=seat,
-                             card=card.code))
+        events.append(public("place", f"{{P{seat}}} places {LABEL[card]} face up.", seat=seat,
+                             card=CODE[card]))
 
     def _end_turn(self, s: TabooState, seat: int, events: list[Event]) -> None:
         s.drawn = None

@@ -33,9 +33,12 @@ from engines.taboo import (
 
 JACK_K = 13  # kinds: 1..12 plain card values, 13 a jack, 14 a joker
 JOKER_K = 14
+PER_CARD = 8.0  # each card held slows the race to go out (on top of its value)
 PRESSURE = 6.0  # how much being close to going out is worth (divided by the hand size)
 WIN_BONUS = 30.0  # going out while ahead ends the game as a win
 ASSET = {JACK_K: 1.5, JOKER_K: 2.5}  # holding a special card keeps options open
+THREAT_W = 3.5  # weight of the next player's expected clear (scaled down with more players)
+EMPTY_BONUS = 2.0  # two players: an empty row makes the opponent feed me a lone card
 
 
 def kind_of(card) -> int:
@@ -128,13 +131,14 @@ def evaluate(ctx: Ctx, hand: Sequence[int], points_gain: int, row: Sequence[int]
         margin = my_score - best_opp
         return margin + (WIN_BONUS if margin > 0 else WIN_BONUS / 2 if margin == 0
                          else -WIN_BONUS)
-    mine = my_score - PRESSURE / len(hand) + sum(ASSET.get(k, 0.0) for k in hand)
-    pressed = [e - PRESSURE / max(c, 1) for e, c in opp]
+    mine = (my_score - PER_CARD * len(hand) - PRESSURE / len(hand)
+            + sum(ASSET.get(k, 0.0) for k in hand))
+    pressed = [e - PER_CARD * c - PRESSURE / max(c, 1) for e, c in opp]
     rel = mine - (0.5 * max(pressed) + 0.5 * sum(pressed) / len(pressed))
-    weight = 0.5 + 0.5 / (ctx.n - 1)
+    weight = THREAT_W * (0.5 + 0.5 / (ctx.n - 1))
     rel -= weight * threat(ctx, row, counts)
     if not row and ctx.n == 2:
-        rel += 2.0  # the opponent must draw and place a lone card: an easy clear for me
+        rel += EMPTY_BONUS  # the opponent must draw and place a lone card: easy for me
     return rel
 
 
