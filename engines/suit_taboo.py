@@ -182,14 +182,24 @@ class SuitTabooState(SeededState):
     cache: dict = field(default_factory=dict, repr=False)
 
     def clone(self) -> SuitTabooState:
-        return SuitTabooState(
-            self.n, self.seed, self.rng_counter, self.options, self.round_no, self.dealer,
-            self.wins[:], self.roles[:], self.out_roles[:], self.deck[:], self.dump[:],
-            self.open[:], [h[:] for h in self.hands], [k[:] for k in self.known],
-            self.catapult[:], [s[:] for s in self.shields], [d[:] for d in self.doubts],
-            [b[:] for b in self.built], self.status[:], self.current, self.turns,
-            self.reshuffles, self.end_mode, self.phase, self.accusations[:], self.seen[:],
-            self.last_round, self.reason, self.winners[:], {})
+        # Bypasses the dataclass __init__ (default factories cost more than the copy itself).
+        c = object.__new__(SuitTabooState)
+        c.n, c.seed, c.rng_counter, c.options = self.n, self.seed, self.rng_counter, self.options
+        c.round_no, c.dealer, c.wins = self.round_no, self.dealer, self.wins[:]
+        c.roles, c.out_roles = self.roles[:], self.out_roles[:]
+        c.deck, c.dump, c.open = self.deck[:], self.dump[:], self.open[:]
+        c.hands = [h[:] for h in self.hands]
+        c.known = [k[:] for k in self.known]
+        c.catapult = self.catapult[:]
+        c.shields = [x[:] for x in self.shields]
+        c.doubts = [d[:] for d in self.doubts]
+        c.built = [b[:] for b in self.built]
+        c.status, c.current, c.turns = self.status[:], self.current, self.turns
+        c.reshuffles, c.end_mode, c.phase = self.reshuffles, self.end_mode, self.phase
+        c.accusations, c.seen = self.accusations[:], self.seen[:]
+        c.last_round, c.reason, c.winners = self.last_round, self.reason, self.winners[:]
+        c.cache = {}
+        return c
 
     def joker_seat(self) -> int | None:
         for seat, role in enumerate(self.roles):
@@ -592,6 +602,8 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             s.winners = champs
             s.reason = (f"{', '.join(f'{{P{c}}}' for c in champs)} reached {need} round wins"
                         f" after {s.round_no} rounds")
+            if summary["reason"] == "turn cap":
+                s.reason += " (the last round was ended by the turn cap)"
         elif s.round_no >= s.options.max_rounds:
             s.phase = "over"
             best = max(s.wins)

@@ -109,6 +109,8 @@ class _Scorer:
             val += sum(0.1 for c, _ in a.shots if c in s.open)
             if a.mode == "number":
                 return 3.0 + val + 0.15 * len(a.shots)
+            if s.end_mode:
+                return val + 0.1  # no future for the catapult: any fair shot beats dropping
             cat = self.cat
             lose = 0.0
             if cat is not None and any(c.rank == cat.rank for c in [*self.hand, *s.open]):

@@ -638,3 +638,31 @@ def test_ai_clearly_beats_random_players(wire):
     about 0.85 vs 0.3 basic and 0.7 vs 0.15 on the wire at the time of writing)."""
     ai, rnd = _ai_vs_random(4, wire, 30)
     assert ai > rnd + 0.25, (ai, rnd)
+
+
+@pytest.mark.parametrize("wire", [False, True])
+def test_no_event_or_menu_leaks_a_secret(wire):
+    """Leak check beyond views: every event a seat may see, and every menu label of its own
+    actions, is free of the labels hidden from it ("hand cards sent are seen only by their
+    target")."""
+    for game in range(4):
+        rng = random.Random(game)
+        n = 3 + game % 3
+        s = E.new_game(n, 500 + game, {"wire": wire})
+        steps = 0
+        while E.to_act(s) and steps < 1500:
+            seat = min(E.to_act(s))
+            legal = E.legal_actions(s, seat)
+            secrets = E.secret_labels(s, seat)
+            for a in legal[:40]:
+                text = " ".join(E.menu_path(s, a)) + E.describe(s, a)
+                assert not any(x in text for x in secrets), text
+            a = E.ai_action(s, seat, rng) if steps % 2 else rng.choice(legal)
+            step = E.apply(s, seat, a)
+            s = step.state
+            steps += 1
+            for viewer in [None, *range(n)]:
+                hidden = E.secret_labels(s, viewer)
+                for e in step.events:
+                    if e.visible(viewer):
+                        assert not any(x in e.text for x in hidden), (viewer, e.text)
