@@ -74,16 +74,20 @@ class CardTableBot(commands.Bot):
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
         """Every failure gets a friendly ephemeral answer; the bot keeps running."""
+        from bot.tables.service import TableError
+        from bot.tables.settings import OptionsError
         from bot.ui.replies import reply_error
 
-        if isinstance(error, app_commands.CommandNotFound):
+        original = getattr(error, "original", error)
+        if isinstance(original, TableError | OptionsError):
+            text = str(original)
+        elif isinstance(error, app_commands.CommandNotFound):
             text = "I don't know that command any more. Try `/help` for the current list."
         elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
             text = "You don't have permission to use that command here."
         elif isinstance(error, app_commands.TransformerError):
             text = f"I couldn't understand `{error.value}`. Please pick from the suggestions."
         else:
-            original = getattr(error, "original", error)
             log.exception("command failed", exc_info=original)
             text = "Something went wrong on my side; nothing was changed. Please try again."
         await reply_error(interaction, text)

@@ -17,7 +17,6 @@ import discord
 
 from bot.ui import render
 from bot.ui.components import TableButton
-from engines.core import render_seats
 
 if TYPE_CHECKING:
     from bot.app import CardTableBot
@@ -25,7 +24,6 @@ if TYPE_CHECKING:
     from bot.tables.service import TableService
 
 log = logging.getLogger("cardtable.delivery")
-QUICK_ACTIONS = 4  # a seat with this few choices gets them as buttons on the turn notice
 MENTIONS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 
@@ -44,10 +42,7 @@ class Publisher:
     # ------------------------------------------------------------------ one sync
     async def sync(self, table: LiveTable) -> None:
         if not table.playing:
-            await self._edit_or_post(table, embed=render.lobby_embed(table),
-                                     view=render.lobby_view(table))
-            await self.service.storage.save_meta(table.row) if not table.finished else None
-            return
+            return  # lobbies are updated by the clicks that change them
         await self._edit_or_post(table, embeds=render.board_embeds(table),
                                  view=render.board_view(table))
         await self._private_views(table)
@@ -116,16 +111,11 @@ class Publisher:
         if not humans:
             return
         mentions = " ".join(f"<@{uid}>" for uid in key)
-        view = None
-        if len(humans) == 1:
-            legal = list(engine.legal_actions(table.state, humans[0]))
-            if 0 < len(legal) <= QUICK_ACTIONS:
-                view = discord.ui.View(timeout=None)
-                for index, action in enumerate(legal):
-                    label = render_seats(engine.describe(table.state, action), table.names)
-                    view.add_item(TableButton(table.id, "act", f"{table.version}.{index}",
-                                              label=label[:80],
-                                              style=discord.ButtonStyle.primary))
+        # Public message: only a door to each player's ephemeral panel, never the choices
+        # themselves (a player's legal moves can reveal their hand).
+        view = discord.ui.View(timeout=None)
+        view.add_item(TableButton(table.id, "turn", str(table.version), label="Take my turn",
+                                  emoji="▶️", style=discord.ButtonStyle.primary))
         deadline = table.meta.get("deadline")
         clock = f" (time runs out <t:{int(deadline)}:R>)" if deadline else ""
         message = await channel.send(

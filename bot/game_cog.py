@@ -18,10 +18,10 @@ from discord.ext import commands
 from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
-from bot.tables.settings import OptionsError, parse_option_text
+from bot.tables.settings import parse_option_text
 from bot.ui import render
 from bot.ui.handlers import display_name, is_moderator
-from bot.ui.replies import reply, reply_error
+from bot.ui.replies import reply
 from engines.core import render_seats
 
 MAX_CHOICES = 25
@@ -33,14 +33,6 @@ class GameCog(commands.GroupCog):
     def __init__(self, bot) -> None:
         self.bot = bot
         bot.tables.register_ui(self.ui)
-
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, TableError | OptionsError):
-            await reply_error(interaction, str(original))
-            return
-        await self.bot.on_app_command_error(interaction, error)
 
     # ------------------------------------------------------------------ helpers for subclasses
     def table_here(self, interaction: discord.Interaction, *, playing: bool = True) -> LiveTable:

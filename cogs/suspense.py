@@ -22,13 +22,13 @@ def _cards(labels: list[str]) -> str:
 class SuspenseUI(GameUI):
     engine = ENGINE
     command = "suspense"
-    emoji = "❗"
+    emoji = "🎭"
     colour = 0x9B59B6
     blurb = ("2–3 players bluff and deduce which of 13 cards is the secret one: its victory "
              "condition decides who scores.")
 
     def rules_markdown(self) -> str:
-        table = "\n".join(f"`{row['label']}` {row['condition']}" for row in condition_table())
+        table = "\n".join(f"`{row['card']}` {row['condition']}" for row in condition_table())
         return f"{super().rules_markdown()}\n\n**The 13 cards**\n{table}"
 
     def render_board(self, view: dict[str, Any], names: list[str]) -> list[discord.Embed]:
@@ -72,7 +72,7 @@ class SuspenseUI(GameUI):
     def render_private(self, view: dict[str, Any], names: list[str], seat: int
                        ) -> discord.Embed:
         you = view["you"]
-        embed = discord.Embed(title="❗ Your Suspense hand", colour=self.colour)
+        embed = discord.Embed(title="🎭 Your Suspense hand", colour=self.colour)
         embed.description = "\n".join(f"`{c}` {condition_text(c)}" for c in you["hand"]) or \
             "Your hand is empty."
         if you.get("secret"):

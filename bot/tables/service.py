@@ -197,6 +197,9 @@ class TableService:
             table.row.started_at = time.time()
             table.row.state = engine.dump(state)
             table.meta["seed"] = seed
+            # The lobby was an interaction reply; the board is a message of the bot's own.
+            table.meta["lobby_message_id"] = table.row.board_message_id
+            table.row.board_message_id = None
             table.add_log([public("start", f"The game begins with {n} players.")])
             self._reset_deadline(table, force=True)
             await self._save(table)

@@ -55,7 +55,6 @@ class TableInteractions:
             return
         await interaction.response.edit_message(embed=render.lobby_embed(table),
                                                 view=render.lobby_view(table))
-        table.row.board_message_id = interaction.message.id if interaction.message else None
 
     async def _op_join(self, interaction, table_id, _arg):
         table = await self.service.join(table_id, interaction.user.id,
@@ -72,14 +71,21 @@ class TableInteractions:
 
     async def _op_start(self, interaction, table_id, _arg):
         table = await self.service.start_game(table_id, interaction.user.id)
-        await interaction.response.defer()
-        del table
+        names = ", ".join(table.names)
+        await interaction.response.edit_message(
+            content=f"▶️ **{table.engine.title}** has started with {names}. The board is below.",
+            embed=None, view=None)
 
     async def _op_cancel(self, interaction, table_id, _arg):
         table = self.service.get(table_id)
         await self.service.cancel(table_id, interaction.user.id,
                                   moderator=is_moderator(interaction))
-        await reply(interaction, f"Cancelled the {table.engine.title} table.", ephemeral=True)
+        if table.playing:
+            await reply(interaction, f"Cancelled the {table.engine.title} table.", ephemeral=True)
+        else:
+            await interaction.response.edit_message(
+                content=f"❌ This {table.engine.title} lobby was cancelled.", embed=None,
+                view=None)
 
     async def _op_hand(self, interaction, table_id, _arg):
         table = self.service.get(table_id)

@@ -1,0 +1,258 @@
+"""Suspense end to end: lobby, clicks, slash commands, DMs, errors, restart, stats, config.
+
+The table framework is generic; these tests prove it with Suspense as the first game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.e2e.driver import TableDriver
+
+pytestmark = pytest.mark.e2e
+
+
+def driver(fake, world, bots) -> TableDriver:
+    return TableDriver(fake, world, bots, "suspense")
+
+
+async def test_lobby_buttons_and_one_table_per_channel(fake, world, bots, bot):
+    result = await fake.slash(world.alice, "suspense new", channel=world.channel)
+    lobby = result.message
+    assert "lobby" in lobby.text and f"<@{world.alice.id}>" in lobby.text
+    assert "points_target" in lobby.text
+    d = driver(fake, world, bots)
+    again = await fake.slash(world.bob, "suspense new", channel=world.channel)
+    assert again.ephemeral and "already has" in again.text
+    start = next(b for b in lobby.buttons() if b.get("label") == "Start")
+    assert start.get("disabled"), "Start stays disabled until enough players sit"
+    joined = await d.click(world.bob, lobby, "Join")
+    assert f"<@{world.bob.id}>" in joined.message.text
+    twice = await d.click(world.bob, lobby, "Join")
+    assert twice.ephemeral and "already seated" in twice.text
+    not_host = await d.click(world.bob, lobby, "Start")
+    assert not_host.ephemeral and "Only the host" in not_host.text
+    left = await d.click(world.bob, lobby, "Leave")
+    assert f"<@{world.bob.id}>" not in left.message.text
+    cancel = await d.click(world.carol, lobby, "Cancel")
+    assert cancel.ephemeral and "Only the host or a moderator" in cancel.text
+    by_mod = await d.click(world.mod, lobby, "Cancel")
+    assert "lobby was cancelled" in by_mod.message.text and not by_mod.message.buttons()
+    assert not bot.tables.live
+    fresh = await fake.slash(world.bob, "suspense new", channel=world.channel)
+    assert not fresh.ephemeral
+
+
+async def test_full_three_player_game_by_clicks_with_an_ai(fake, world, bots, bot):
+    d = driver(fake, world, bots)
+    await d.open(world.alice, [world.bob], ai=1, options="points_target=3")
+    table = d.table
+    assert [s["name"] for s in table.seats][:2] == ["alice", "bob"] and table.seats[2]["ai"]
+    # each human got their hand by DM at the start
+    for user in (world.alice, world.bob):
+        dms = fake.dms(user)
+        assert dms and "Your Suspense hand" in dms[0].text
+    board = d.board()
+    assert "Suspense" in board.text and "To act" in board.text
+    d.assert_no_leaks()
+    moves = await d.play_to_end()
+    assert moves > 0
+    final = fake.channel_messages(world.channel)
+    assert any("game over" in m.text for m in final)
+    d.assert_no_leaks()
+    rows = await bot.storage.leaderboard(world.guild.id, "suspense")
+    assert {r.name for r in rows} == {"alice", "bob"}
+    assert all(r.played == 1 for r in rows)
+
+
+async def test_two_player_game_by_slash_commands(fake, world, bots, bot):
+    d = driver(fake, world, bots)
+    await d.open(world.alice, [world.bob], options="points_target=2")
+    users = {world.alice.id: world.alice, world.bob.id: world.bob}
+    for _ in range(400):
+        table = d.table
+        if table is None:
+            break
+        [seat] = table.engine.waiting_for(table.state)
+        user = users[table.seats[seat]["user_id"]]
+        hand = await fake.slash(user, "suspense hand", channel=world.channel)
+        assert hand.ephemeral and "Your Suspense hand" in hand.text
+        choices = await fake.autocomplete(user, "suspense play", focused="card",
+                                          channel=world.channel)
+        legal = table.engine.legal_actions(table.state, seat)
+        kinds = {a.kind for a in legal}
+        if "pass" in kinds and table.version % 3 == 0:
+            result = await fake.slash(user, "suspense pass", channel=world.channel)
+        else:
+            assert choices, "a seat that must play is offered its cards"
+            result = await fake.slash(user, "suspense play", {"card": choices[0]["value"]},
+                                      channel=world.channel)
+        assert result.ephemeral and "✅" in result.text, result.text
+        await fake.settle()
+        d.assert_no_leaks()
+    assert d.table is None
+
+
+async def test_typed_card_names_and_illegal_moves(fake, world, bots, bot):
+    d = driver(fake, world, bots)
+    await d.open(world.alice, [world.bob])
+    table = d.table
+    [seat] = table.engine.waiting_for(table.state)
+    mover = world.alice if table.seats[seat]["user_id"] == world.alice.id else world.bob
+    other = world.bob if mover is world.alice else world.alice
+    version = table.version
+    # first turn of a match: must play, so pass and fold are refused
+    refused = await fake.slash(mover, "suspense pass", channel=world.channel)
+    assert refused.ephemeral and "⚠️" in refused.text
+    out_of_turn = await fake.slash(other, "suspense fold", channel=world.channel)
+    assert out_of_turn.ephemeral and "⚠️" in out_of_turn.text
+    garbage = await fake.slash(mover, "suspense play", {"card": "ace of cups"},
+                               channel=world.channel)
+    assert garbage.ephemeral and "isn't a legal move" in garbage.text
+    stale = await fake.slash(mover, "suspense play", {"card": f"{version - 1}.0"},
+                             channel=world.channel)
+    assert stale.ephemeral and "out of date" in stale.text
+    assert d.table.version == version  # nothing changed
+    card = table.engine.legal_actions(table.state, seat)[0].card
+    typed = await fake.slash(mover, "suspense play", {"card": card}, channel=world.channel)
+    assert "✅" in typed.text and d.table.version == version + 1
+
+
+async def test_out_of_turn_non_player_stale_and_double_clicks(fake, world, bots, bot):
+    d = driver(fake, world, bots)
+    await d.open(world.alice, [world.bob])
+    table = d.table
+    [seat] = table.engine.waiting_for(table.state)
+    mover = world.alice if table.seats[seat]["user_id"] == world.alice.id else world.bob
+    other = world.bob if mover is world.alice else world.alice
+    board = d.board()
+    nope = await d.click(other, board, "Take my turn")
+    assert nope.ephemeral and "not your turn" in nope.text
+    outsider = await d.click(world.outsider, board, "My hand")
+    assert outsider.ephemeral and "not playing" in outsider.text
+    outsider_turn = await d.click(world.outsider, board, "Take my turn")
+    assert outsider_turn.ephemeral and "not playing" in outsider_turn.text
+    hand = await d.click(mover, board, "My hand")
+    assert hand.ephemeral and "Your Suspense hand" in hand.text
+    # open the panel (a first turn must play, so it goes straight to the cards) and pick the
+    # same card twice: the second pick is refused and changes nothing
+    panel = await d.click(mover, board, "Take my turn")
+    [select] = [c for c in panel.message.buttons() if c.get("type") == 3]
+    value = select["options"][0]["value"]
+    version = d.table.version
+    first, again = await asyncio.gather(
+        fake.select(mover, panel.message, select["custom_id"], [value]),
+        fake.select(mover, panel.message, select["custom_id"], [value]))
+    assert d.table.version == version + 1  # exactly one move was made
+    # the slower click is told the panel is out of date (in the panel itself or a reply)
+    shown = [v.text for v in first.message.versions()] + [first.text, again.text]
+    shown += [m.text for m in fake.ephemerals(mover)]
+    assert any("out of date" in t for t in shown), shown
+    await fake.settle()
+    old_turn_button = await fake.click(mover, board, d.custom_id(board, "Take my turn"))
+    assert old_turn_button.ephemeral and ("out of date" in old_turn_button.text
+                                          or "not your turn" in old_turn_button.text)
+
+
+async def test_closed_dms_fall_back_to_the_channel_without_the_secret(fake, world, bots, bot):
+    closed = fake.add_user("closed", dm_open=False)
+    fake.add_member(world.guild, closed)
+    d = driver(fake, world, bots)
+    await d.open(closed, [world.bob])
+    notices = [m for m in fake.channel_messages(world.channel)
+               if "can't send you direct messages" in m.text]
+    assert len(notices) == 1 and f"<@{closed.id}>" in notices[0].text
+    hand = await d.click(closed, d.board(), "My hand")
+    assert hand.ephemeral and "Your Suspense hand" in hand.text
+    d.players.append(closed)
+    d.assert_no_leaks()
+    seat = d.table.seat_of(closed.id)
+    labels = d.table.engine.view(d.table.state, seat)["you"]["hand"]
+    for notice in notices:
+        assert not any(label in notice.text for label in labels)
+
+
+async def test_restart_mid_game_continues_and_old_buttons_work(fake, world, bots, bot):
+    d = driver(fake, world, bots)
+    await d.open(world.alice, [world.bob], ai=1, options="points_target=2")
+    for _ in range(3):
+        table = d.table
+        humans = [s for s in table.engine.waiting_for(table.state) if not table.is_ai(s)]
+        if humans:
+            await d.take_turn(d.seat_user(humans[0]))
+            await fake.settle()
+    before = d.table
+    state_dump, version = before.row.state, before.version
+    old_board = d.board()
+    await bots.restart()
+    table = d.table
+    assert table is not None and table.row.state == state_dump and table.version == version
+    humans = [s for s in table.engine.waiting_for(table.state) if not table.is_ai(s)]
+    user = d.seat_user(humans[0])
+    answer = await fake.click(user, old_board, d.custom_id(old_board, "My hand"))
+    assert answer.ephemeral and "Your Suspense hand" in answer.text
+    await d.play_to_end()
+    assert any("game over" in m.text for m in fake.channel_messages(world.channel))
+
+
+async def test_turn_timer_plays_default_and_hands_seat_to_ai(fake, world, bots):
+    await bots.start(turn_seconds=1, timer_tick=0.05)
+    d = driver(fake, world, bots)
+    await d.open(world.alice, [world.bob], options="turn_seconds=1 afk_turns=1")
+    version = d.table.version
+    for _ in range(100):
+        await asyncio.sleep(0.05)
+        if d.table is None or d.table.version > version:
+            break
+    assert d.table is None or d.table.version > version
+    await fake.settle()
+    texts = "\n".join(m.text for m in fake.channel_messages(world.channel))
+    assert "ran out of time" in texts and "An AI now plays" in texts
+
+
+async def test_config_needs_manage_server(fake, world, bots, bot):
+    refused = await fake.slash(world.alice, "config set",
+                               {"game": "suspense", "option": "points_target", "value": "8"},
+                               channel=world.channel)
+    assert refused.ephemeral and "Manage Server" in refused.text
+    bad = await fake.slash(world.mod, "config set",
+                           {"game": "suspense", "option": "points_target", "value": "99"},
+                           channel=world.channel)
+    assert bad.ephemeral and "points_target" in bad.text and "Nothing was changed" in bad.text
+    ok = await fake.slash(world.mod, "config set",
+                          {"game": "suspense", "option": "points_target", "value": "8"},
+                          channel=world.channel)
+    assert ok.ephemeral and "now **8**" in ok.text
+    lobby = await fake.slash(world.alice, "suspense new", channel=world.channel)
+    assert "points_target` = **8**" in lobby.text
+    shown = await fake.slash(world.mod, "config show", {"game": "suspense"},
+                             channel=world.channel)
+    assert "**8**" in shown.text
+    reset = await fake.slash(world.mod, "config reset", {"game": "suspense"},
+                             channel=world.channel)
+    assert "**6**" in reset.text
+
+
+async def test_stats_and_leaderboard_after_two_games(fake, world, bots, bot):
+    for _ in range(2):
+        d = driver(fake, world, bots)
+        await d.open(world.alice, [world.bob], options="points_target=2")
+        await d.play_to_end()
+    board = await fake.slash(world.carol, "leaderboard", {"game": "suspense"},
+                             channel=world.channel)
+    assert not board.ephemeral
+    assert "alice" in board.text and "bob" in board.text and "in 2" in board.text
+    mine = await fake.slash(world.alice, "stats", channel=world.channel)
+    assert mine.ephemeral and "2 played" in mine.text
+    theirs = await fake.slash(world.carol, "stats", {"user": world.bob}, channel=world.channel)
+    assert "2 played" in theirs.text
+    empty = await fake.slash(world.carol, "stats", channel=world.channel)
+    assert "No finished games" in empty.text
+
+
+async def test_rules_summary_has_the_condition_table(fake, world, bot):
+    result = await fake.slash(world.alice, "suspense rules", channel=world.channel)
+    assert result.ephemeral
+    assert "⚪1" in result.text and "❗" in result.text and "⚫6" in result.text
