@@ -183,17 +183,19 @@ class SuitTabooState(SeededState):
 
     def clone(self) -> SuitTabooState:
         # Bypasses the dataclass __init__ (default factories cost more than the copy itself).
+        # Inner per-seat lists are shared (copy-on-write): `apply` copies the acting seat's
+        # hand, and every other per-seat list is replaced, never mutated in place.
         c = object.__new__(SuitTabooState)
         c.n, c.seed, c.rng_counter, c.options = self.n, self.seed, self.rng_counter, self.options
         c.round_no, c.dealer, c.wins = self.round_no, self.dealer, self.wins[:]
         c.roles, c.out_roles = self.roles[:], self.out_roles[:]
         c.deck, c.dump, c.open = self.deck[:], self.dump[:], self.open[:]
-        c.hands = [h[:] for h in self.hands]
-        c.known = [k[:] for k in self.known]
+        c.hands = self.hands[:]
+        c.known = self.known[:]
         c.catapult = self.catapult[:]
-        c.shields = [x[:] for x in self.shields]
-        c.doubts = [d[:] for d in self.doubts]
-        c.built = [b[:] for b in self.built]
+        c.shields = self.shields[:]
+        c.doubts = self.doubts[:]
+        c.built = self.built[:]
         c.status, c.current, c.turns = self.status[:], self.current, self.turns
         c.reshuffles, c.end_mode, c.phase = self.reshuffles, self.end_mode, self.phase
         c.accusations, c.seen = self.accusations[:], self.seen[:]
@@ -440,7 +442,7 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
     def apply(self, state: SuitTabooState, seat: int, action: Action) -> Step[SuitTabooState]:
         if state.phase == "over":
             raise GameOverError("The game is over.")
-        if seat not in self.to_act(state):
+        if seat != (state.current if state.phase == "play" else state.joker_seat()):
             raise NotYourTurnError("It is not your turn.")
         cached = state.cache.get(seat)
         if cached is None:
@@ -452,6 +454,8 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
         if not ok:
             raise IllegalActionError("That move is not allowed right now.")
         s = state.clone()
+        s.hands[seat] = s.hands[seat][:]
+        s.known[seat] = s.known[seat][:]
         events: list[Event] = []
         if isinstance(action, Accuse):
             self._do_accuse(s, seat, action, events)
@@ -490,7 +494,7 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
         self._remove_from_hand(s, seat, a.card)
         old = s.catapult[seat]
         s.catapult[seat] = a.card
-        s.built[seat].append(a.card.suit)
+        s.built[seat] = [*s.built[seat], a.card.suit]
         _see(s, a.card, PUBLIC)
         text = f"{{P{seat}}} built a catapult: {LABEL[a.card]}"
         if old is not None:
@@ -518,10 +522,10 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
                 events.append(private(target, "doubt_received", f"{{P{seat}}} cast {LABEL[card]} at "
                                       "you.", seat=seat, card=CODE[card]))
             secret_parts.append(f"{LABEL[card]} → {{P{target}}}")
-            s.doubts[target].append((card, seat, from_open))
+            s.doubts[target] = [*s.doubts[target], (card, seat, from_open)]
         s.catapult[seat] = None
         if a.mode == "number":
-            s.shields[seat].append(cat)
+            s.shields[seat] = [*s.shields[seat], cat]
             tail = f"The {LABEL[cat]} catapult becomes a shield."
         else:
             s.dump.append(cat)
@@ -776,7 +780,8 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             "players": players,
             "wire": s.options.wire,
             "wins_needed": s.options.wins_needed,
-            "last_round": s.last_round,
+            # a copy, so a renderer that edits its view can never touch the state
+            "last_round": json.loads(json.dumps(s.last_round)) if s.last_round else None,
             "winners": s.winners[:] if s.phase == "over" else None,
             "reason": s.reason if s.phase == "over" else None,
         }
