@@ -495,7 +495,6 @@ class TabooEngine(Engine[TabooState, Action]):
 
     def _joker(self, s: TabooState, seat: int, events: list[Event]) -> None:
         self._take_from_hand(s, seat, JOKER)
-        s.discard.append(JOKER)
         self._show(s, [JOKER])
         events.append(public("joker", f"{{P{seat}}} plays {JOKER}: everyone else draws a card.",
                              seat=seat, card=JOKER.code))
@@ -510,6 +509,8 @@ class TabooEngine(Engine[TabooState, Action]):
             events.append(private(other, "drew", f"You drew {LABEL[card]}.", seat=other,
                                   card=CODE[card]))
             events.append(public("draw", f"{{P{other}}} draws a card.", seat=other))
+        # Discarded after the draws (the ruling's order), so a reshuffle never hands it back.
+        s.discard.append(JOKER)
 
     def _draw(self, s: TabooState, events: list[Event]) -> Card | None:
         """Top card of the stock, reshuffling the discard pile into a new stock if needed."""
@@ -713,6 +714,8 @@ class TabooEngine(Engine[TabooState, Action]):
                 hidden.update(str(c) for c in state.hands[k])
         if seat is not None:
             hidden.difference_update(str(c) for c in state.hands[seat])
+        for zone in (state.row, state.discard, *state.points):
+            hidden.difference_update(str(c) for c in zone)
         return frozenset(hidden - state.shown)
 
     # ---- views ----------------------------------------------------------------------------
