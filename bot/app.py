@@ -62,6 +62,21 @@ class CardTableBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guild(s)", self.user, len(self.guilds))
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Route our move forms (modals) by custom id; components use DynamicItem."""
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data = interaction.data or {}
+        custom_id = data.get("custom_id", "")
+        if not custom_id.startswith("tm:"):
+            return
+        text = ""
+        for row in data.get("components", []):
+            for comp in row.get("components", [row.get("component", {})]):
+                if comp.get("custom_id") == "text":
+                    text = comp.get("value", "")
+        await self.table_ui.on_text_submit(interaction, custom_id, text)
+
     async def close(self) -> None:
         try:
             await self.tables.stop()

@@ -6,6 +6,7 @@ A game plugs in by subclassing `GameUI` (rendering only: views in, Discord embed
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,17 @@ import discord
 from engines.core import Engine, Outcome
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+
+
+@dataclass(frozen=True)
+class TextPrompt:
+    """Free text a move carries (e.g. what a Hidden Rules player says with a card)."""
+
+    title: str
+    label: str
+    placeholder: str = ""
+    required: bool = False
+    max_length: int = 200
 
 
 class GameUI:
@@ -35,6 +47,14 @@ class GameUI:
                        ) -> discord.Embed:
         """One seat's private view: hand, secret role or rule."""
         raise NotImplementedError
+
+    def text_prompt(self, action: Any) -> TextPrompt | None:
+        """If a move carries free text, the panel asks for it in a form first."""
+        return None
+
+    def with_text(self, action: Any, text: str) -> Any:
+        """The move with the player's text filled in (see `text_prompt`)."""
+        return action
 
     def render_result(self, outcome: Outcome, view: dict[str, Any], names: list[str]) -> str:
         """Final standings text; the default lists scores, winners first."""

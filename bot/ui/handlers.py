@@ -154,6 +154,11 @@ class TableInteractions:
         except IndexError:
             raise TableError("That choice is no longer available.") from None
         if level.action is not None:
+            prompt = table.ui.text_prompt(level.action)
+            if prompt is not None:
+                await interaction.response.send_modal(TextModal(
+                    prompt, f"tm:{table.id}:{table.version}:{panel.encode(level.prefix)}"))
+                return
             await self.perform(interaction, table, level.action, version=table.version,
                                edit=edit)
             return
@@ -189,6 +194,28 @@ class TableInteractions:
         else:
             await interaction.response.send_message(text, view=view, ephemeral=True)
 
+    async def on_text_submit(self, interaction: discord.Interaction, custom_id: str,
+                             text: str) -> None:
+        """A panel move's text form came back: custom id `tm:{table}:{version}:{prefix}`."""
+        try:
+            _, table_id, version, prefix = custom_id.split(":", 3)
+            table = self.service.get(int(table_id))
+            seat = self._seat(table, interaction)
+            if int(version) != table.version:
+                raise TableError("The game moved on while you were typing; please choose "
+                                 "your move again.")
+            try:
+                level = panel.resolve(table.engine, table.state, seat, table.names,
+                                      panel.decode(prefix))
+            except IndexError:
+                raise TableError("That choice is no longer available.") from None
+            if level.action is None:
+                raise TableError("That choice is no longer available.")
+            action = table.ui.with_text(level.action, text)
+            await self.perform(interaction, table, action, version=int(version))
+        except TableError as exc:
+            await reply_error(interaction, str(exc))
+
     # ------------------------------------------------------------------ acting
     async def perform(self, interaction: discord.Interaction, table: LiveTable, action: Any, *,
                       version: int | None = None, edit: bool = False) -> None:
@@ -219,6 +246,21 @@ class TableInteractions:
             raise TableError("You're not playing at this table — only seated players can use "
                              "these buttons.")
         return seat
+
+
+class TextModal(discord.ui.Modal):
+    """The form for a move's free text. Submissions are routed by custom id in
+    `CardTableBot.on_interaction`, so they work even if the bot restarted meanwhile."""
+
+    def __init__(self, prompt, custom_id: str) -> None:
+        super().__init__(title=prompt.title[:45], custom_id=custom_id, timeout=900)
+        self.add_item(discord.ui.TextInput(label=prompt.label[:45], custom_id="text",
+                                           placeholder=prompt.placeholder[:100] or None,
+                                           required=prompt.required,
+                                           max_length=prompt.max_length))
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        return None  # handled by the bot's interaction router
 
 
 def action_label(table: LiveTable, action: Any) -> str:
