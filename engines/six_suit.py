@@ -17,6 +17,7 @@ Cards are ints (see `engines.six_suit_cards`); the state is a slotted dataclass 
 from __future__ import annotations
 
 import json
+import pathlib
 import random
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
@@ -34,7 +35,6 @@ from engines.core import (
     Outcome,
     SeededState,
     Step,
-    private,
     public,
 )
 from engines.six_suit_cards import (
@@ -57,6 +57,12 @@ from engines.six_suit_cards import (
 
 PREDICT, PLAY, CONSENT, OVER = "predict", "play", "consent", "over"
 MAX_SEATS = 12
+DATA_DIR = pathlib.Path(__file__).resolve().parents[1] / "data" / "six_suit"
+
+
+def rules_markdown() -> str:
+    """The players' rules summary (for `/sixsuit rules`); read on demand, never by the engine."""
+    return (DATA_DIR / "rules.md").read_text(encoding="utf-8")
 
 
 # --------------------------------------------------------------------------- options
@@ -129,6 +135,11 @@ class Pass:
 
 Action = Predict | Play | Discard | Consent | Veto | Pass
 
+def prediction_text(number: int, colour: int, shape: int) -> str:
+    """Words, never a card label, so a prediction cannot look like a leaked card."""
+    return f"{NUMBERS[number]} · {COLOUR_NAMES[colour]} · {SHAPE_NAMES[shape]}"
+
+
 # Pure constant tables of action objects, so legal_actions allocates nothing in the inner loop.
 PREDICTIONS: tuple[Predict, ...] = tuple(
     Predict(n, c, s) for n in range(5) for c in range(5) for s in range(5))
@@ -139,12 +150,8 @@ PLAYS_FLAT: tuple[tuple[Play, ...], ...] = tuple(
     tuple(p for per_target in per_card for p in per_target) for per_card in PLAYS)
 DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in range(DECK_SIZE))
 CONSENT_ACTIONS = (Consent(), Veto())
+PREDICTION_TEXTS = tuple(prediction_text(p.number, p.colour, p.shape) for p in PREDICTIONS)
 PASS_ACTIONS = (Pass(),)
-
-
-def prediction_text(number: int, colour: int, shape: int) -> str:
-    """Words, never a card label, so a prediction cannot look like a leaked card."""
-    return f"{NUMBERS[number]} · {COLOUR_NAMES[colour]} · {SHAPE_NAMES[shape]}"
 
 
 # --------------------------------------------------------------------------- state
@@ -318,7 +325,7 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
         """Fast equivalent of `check_legal` (tested against `legal_actions`)."""
         if s.phase == OVER:
             raise GameOverError("The game is over.")
-        if seat not in self.to_act(s):
+        if seat != (s.offer[1] if s.phase == CONSENT else s.current):
             raise NotYourTurnError("It is not your turn.")
         kind = type(action)
         phase = s.phase
@@ -368,8 +375,8 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
             s.known[seat] &= ~_bit(card)
             s.discard.append(card)
             s.seen |= _bit(card)
-            events.append(public("discard", f"{{P{seat}}} discards {LABELS[card]}.",
-                                 seat=seat, card=LABELS[card]))
+            events.append(Event("discard", f"{{P{seat}}} discards {LABELS[card]}.", None,
+                                {"seat": seat, "card": LABELS[card]}))
             self._end_subturn(s, False, -1, False, events)
         elif kind is Consent:
             card, t, p = s.offer
@@ -414,7 +421,7 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
         """
         number, colour, shape = a.number, a.colour, a.shape
         s.prediction = [number, colour, shape]
-        said = f"{NUMBERS[number]} · {COLOUR_NAMES[colour]} · {SHAPE_NAMES[shape]}"
+        said = PREDICTION_TEXTS[number * 25 + colour * 5 + shape]
         first = self._draw_one(s, events)
         s.phase = PLAY
         if first is None:
@@ -439,13 +446,15 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
                 f"and draws {len(drawn) - 1} more card(s).", seat=seat, prediction=said,
                 right=right, shown=shown, count=len(drawn)))
         else:
-            events.append(public(
+            events.append(Event(
                 "predict", f"{{P{seat}}} predicts {said}: {right} of 3 right, draws 1 card.",
-                seat=seat, prediction=said, right=right, shown=None, count=1))
+                None, {"seat": seat, "prediction": said, "right": right, "shown": None,
+                       "count": 1}))
         s.hands[seat] = sorted(s.hands[seat] + drawn)
         s.drawn = drawn
         names = [LABELS[c] for c in drawn]
-        events.append(private(seat, "drew", "You drew " + ", ".join(names) + ".", cards=names))
+        events.append(Event("drew", "You drew " + ", ".join(names) + ".", frozenset((seat,)),
+                            {"cards": names}))
 
     def _offer(self, s: SixSuitState, seat: int, a: Play, events: list[Event]) -> None:
         s.hands[seat] = [c for c in s.hands[seat] if c != a.card]
@@ -473,10 +482,11 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
         s.last = [seat, card, t, p, covered]
         double = SHARED[card][covered] == 2
         where = "their own" if t == seat else f"{{P{t}}}'s"
-        events.append(public(
+        events.append(Event(
             "play", f"{{P{seat}}} plays {LABELS[card]} on {where} pile {p + 1}, covering "
-            f"{LABELS[covered]}" + (" (double match)." if double else "."), seat=seat,
-            target=t, pile=p, card=LABELS[card], covered=LABELS[covered], double=double))
+            f"{LABELS[covered]}" + (" (double match)." if double else "."), None,
+            {"seat": seat, "target": t, "pile": p, "card": LABELS[card],
+             "covered": LABELS[covered], "double": double}))
         eliminated = False
         tops = s.tops[t * 6:t * 6 + 6]
         if is_six_suit(tops):
@@ -566,8 +576,8 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
                                      "eliminate.", pending=pend))
         s.turn_no += 1
         s.phase = PREDICT
-        events.append(public("turn", f"{{P{s.current}}}'s turn.", seat=s.current,
-                             round=s.round + 1))
+        events.append(Event("turn", f"{{P{s.current}}}'s turn.", None,
+                            {"seat": s.current, "round": s.round + 1}))
 
     def _payout(self, s: SixSuitState, events: list[Event]) -> None:
         """Final phase over: survivors collect what the remaining eliminations would pay."""

@@ -807,3 +807,36 @@ def test_registered_and_default_action_is_legal():
         assert d in E.legal_actions(s, seat)
         s = E.apply(s, seat, d if rng.random() < 0.5 else rng.choice(
             E.legal_actions(s, seat))).state
+
+
+def test_rules_summary_is_short_and_covers_the_rulings():
+    """Task: data/six_suit/rules.md, under 3,500 characters, covering every rule a player
+    needs, including how the bot handles what the rulings decide."""
+    from engines.six_suit import rules_markdown
+
+    text = rules_markdown()
+    assert len(text) < 3500
+    for phrase in ("Predict", "double match", "six suit", "ghost", "Free time", "veto",
+                   "Recycling", "2 more full rounds", "N − k + 1", "60 rounds", "3🟥▲"):
+        assert phrase in text, phrase
+
+
+@pytest.mark.parametrize(("n", "options"), [
+    (4, {"teams": 2}), (6, {"teams": 3}), (12, {"teams": 6}), (6, {"teams": 2}),
+    (3, {"free_time_rounds": 0, "final_rounds": 1}), (5, {"max_vetoes": 0}),
+])
+def test_random_play_ends_for_every_option_mix(n, options):
+    """General ruling: "Every game must end after a bounded number of legal actions, whatever
+    the players do" — also with teams and non-default options."""
+    rng = random.Random(n)
+    s = E.new_game(n, n * 13, options)
+    for _ in range(30_000):
+        seats = E.to_act(s)
+        if not seats:
+            break
+        seat = min(seats)
+        s = E.apply(s, seat, rng.choice(E.legal_actions(s, seat))).state
+    out = E.outcome(s)
+    assert out is not None and out.reason
+    totals = E.team_totals(s)
+    assert out.winners == {i for i in range(n) if totals[s.faction(i)] == max(totals.values())}
