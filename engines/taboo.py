@@ -12,6 +12,7 @@ first matching face-up cards in row order. That keeps actions unambiguous with t
 from __future__ import annotations
 
 import json
+import pathlib
 import random
 from dataclasses import dataclass
 from functools import lru_cache
@@ -33,6 +34,7 @@ from engines.core import (
     public,
 )
 
+DATA_DIR = pathlib.Path(__file__).resolve().parents[1] / "data" / "taboo"
 HAND_SIZE = 5
 ROW_SIZE = 4
 JACK_RANK = 11
@@ -60,6 +62,11 @@ def value(card: Card) -> int:
 def is_special(card: Card) -> bool:
     """Jacks and jokers have no value and their own moves."""
     return card.rank == JACK_RANK or card.rank == 0
+
+
+def rules_markdown() -> str:
+    """The players' rules summary (data/taboo/rules.md), for `/taboo rules`."""
+    return (DATA_DIR / "rules.md").read_text(encoding="utf-8")
 
 
 # --------------------------------------------------------------------------- options

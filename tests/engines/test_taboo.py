@@ -30,6 +30,7 @@ from engines.taboo import (
     Place,
     TabooState,
     clearing_values,
+    rules_markdown,
     value,
 )
 
@@ -530,3 +531,11 @@ def test_ai_beats_random_players():
     assert win4 >= 0.4, (win4, margin4)  # fair share 0.25
     assert margin2 > 0 and margin4 > 0
     assert time.process_time() - start < 20
+
+
+def test_rules_summary_is_short_and_covers_the_moves():
+    """Brief: rules.md under 3,500 characters covering every rule a player needs."""
+    text = rules_markdown()
+    assert len(text) < 3500
+    for word in ("Capture", "Jack", "Joker", "Draw", "Empty row", "minus", "max_turns"):
+        assert word in text
