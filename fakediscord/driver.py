@@ -77,7 +77,8 @@ class DriverMixin(InteractionsMixin):
             ) from None
 
     async def settle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
-        """Wait until no REST request is in flight and none started for ``quiet`` seconds.
+        """Wait until no REST request is in flight and none started (and no gateway event
+        was dispatched) for ``quiet`` seconds.
 
         Use after an action: the bot typically answers, then edits a board, posts a turn
         message and sends DMs. Raises :class:`FakeDiscordError` if it never goes quiet.

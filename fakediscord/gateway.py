@@ -14,6 +14,7 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -100,6 +101,8 @@ class Gateway:
             await self.send_event(session, event, data)
 
     async def send_event(self, session: GatewaySession, event: str, data: JSON) -> None:
+        # Counts as activity for settle(): the bot needs a moment to react to an event.
+        self.fake._last_activity = time.monotonic()
         async with session.lock:
             session.seq += 1
             frame = {"op": OP_DISPATCH, "t": event, "s": session.seq, "d": data}
