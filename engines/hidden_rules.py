@@ -36,6 +36,7 @@ from engines.core import (
     GameOptions,
     IllegalActionError,
     InvalidActionError,
+    NotYourTurnError,
     Outcome,
     Step,
     private,
@@ -59,6 +60,7 @@ HINT_MAX = 200
 HISTORY_IN_VIEW = 10
 VALUES = {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 10: 10, 11: 0, 12: -2, 13: -4}
 CARD_BIT = {Card(r, s): 1 << (i * 13 + r - 1) for i, s in enumerate(SUITS) for r in range(1, 14)}
+CARD_STR = {c: str(c) for c in CARD_BIT}  # rendering is hot in events and views
 
 
 # --------------------------------------------------------------------------- options
@@ -342,7 +344,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             if state.phase != "play" or seat != state.to_play or state.options.turn_seconds == 0:
                 raise IllegalActionError("There is no running turn timer for that seat.")
         elif state.phase == "play":
-            self.check_turn(state, seat)
+            if seat not in self.to_act(state):
+                raise NotYourTurnError("It is not your turn.")
             if not self._legal_in_play(state, seat, action):
                 raise IllegalActionError("That move is not allowed right now.")
         else:
@@ -442,9 +445,11 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             if chars:
                 s.named_characters = s.named_characters | chars
         s.last, s.waived = LastPlay(seat, index, ctx), 1 << seat
-        shown = f"{card} as {value}" if card.rank == 1 else str(card)
-        events.append(public("play", f"{{P{seat}}} plays {shown} (total {total}){_say_suffix(say)}",
-                             seat=seat, card=str(card), value=value, total=total, say=say))
+        label = CARD_STR[card]
+        shown = f"{label} as {value}" if card.rank == 1 else label
+        events.append(Event("play", f"{{P{seat}}} plays {shown} (total {total}){_say_suffix(say)}",
+                            None, {"seat": seat, "card": label, "value": value, "total": total,
+                                   "say": say}))
         if total == 21:
             self._end_trick(s, seat, events)
         elif total > 21:
@@ -665,7 +670,7 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             "chosen": [t >= 0 for t in s.rule_t],
             "trick": {
                 "starter": s.starter,
-                "cards": [{"seat": p, "card": str(c), "value": val, "say": say,
+                "cards": [{"seat": p, "card": CARD_STR[c], "value": val, "say": say,
                            "turned_up": i == 0} for i, (p, c, val, say) in enumerate(s.trick)],
                 "total": s.total,
                 "over": s.trick_over,
@@ -696,7 +701,7 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         }
         if seat is not None and 0 <= seat < s.n:
             v["seat"] = seat
-            v["hand"] = [str(c) for c in s.hands[seat]]
+            v["hand"] = [CARD_STR[c] for c in s.hands[seat]]
             v["my_rule"] = self._rule_json(s, seat) if s.rule_t[seat] >= 0 else None
             v["dealt"] = {"triggers": [_rule_json(TRIGGERS[t]) for t in sorted(s.dealt_t[seat])],
                           "actions": [_rule_json(ACTIONS[a]) for a in sorted(s.dealt_a[seat])]}
@@ -716,8 +721,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         labels: set[str] = set()
         for p in range(s.n):
             if p != seat:
-                labels.update(str(c) for c in s.hands[p] if not s.shown & CARD_BIT[c])
-        labels.update(str(c) for c in s.deck if not s.shown & CARD_BIT[c])
+                labels.update(CARD_STR[c] for c in s.hands[p] if not s.shown & CARD_BIT[c])
+        labels.update(CARD_STR[c] for c in s.deck if not s.shown & CARD_BIT[c])
         mine_t = set(s.dealt_t[seat]) if seat is not None else set()
         mine_a = set(s.dealt_a[seat]) if seat is not None else set()
         known_t = {s.rule_t[h] for h in range(s.n) if s.knows_rule(seat, h)}
