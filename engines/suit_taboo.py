@@ -847,16 +847,22 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
 # --------------------------------------------------------------------------- role logic
 def consistent_role_deals(s: SuitTabooState, seat: int
                           ) -> list[tuple[list[Card], list[Card]]]:
-    """Every role deal `seat` cannot rule out: its own role fixed, and no ace holder has shown
-    a catapult of the ace's own suit this round. Returns (roles per seat, out-of-play)."""
+    """Every role deal `seat` cannot rule out: its own role fixed, no ace holder has shown a
+    catapult of the ace's own suit this round, and during the accusation the joker is the
+    seat to act. Returns (roles per seat, out-of-play roles)."""
     mine = s.roles[seat]
     rest = [c for c in ROLE_CARDS if c != mine]
     others = [p for p in range(s.n) if p != seat]
     built = [set(b) for b in s.built]
+    # while McNulty accuses, everyone sees whose turn it is: the joker's seat is public
+    joker = s.joker_seat() if s.phase == "accuse" else None
     result = []
     for perm in itertools.permutations(rest):
         ok = True
         for p, role in zip(others, perm, strict=False):
+            if (p == joker) != role.is_joker and joker is not None:
+                ok = False
+                break
             if not role.is_joker and role.suit in built[p]:
                 ok = False
                 break

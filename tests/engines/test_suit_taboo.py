@@ -666,3 +666,15 @@ def test_no_event_or_menu_leaks_a_secret(wire):
                 for e in step.events:
                     if e.visible(viewer):
                         assert not any(x in e.text for x in hidden), (viewer, e.text)
+
+
+def test_determinize_during_accusation_keeps_the_public_joker_seat():
+    """While McNulty accuses, to_act shows his seat to all, so determinize keeps it."""
+    s = scripted(n=4, roles="Ah joker As Ad", options=WIRE)
+    s2, _ = end_round(s)
+    for seed in range(10):
+        d = E.determinize(s2, 0, random.Random(seed))
+        assert d.roles[1] == JOKER_CARD and E.view(d, 0) == E.view(s2, 0)
+
+
+JOKER_CARD = C("joker")
