@@ -64,6 +64,12 @@ class LiveTable:
         return self.row.options.get("game", {})
 
     @property
+    def team_count(self) -> int:
+        """Number of teams chosen in the lobby (games with a `teams` option), else 0."""
+        teams = self.game_options.get("teams")
+        return int(teams) if isinstance(teams, int) and teams >= 2 else 0
+
+    @property
     def timer_seconds(self) -> int:
         """The game's own time limit if it has one (Hidden Rules), else the table timer."""
         own = self.game_options.get("turn_seconds")

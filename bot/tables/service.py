@@ -40,6 +40,35 @@ class TableError(Exception):
     """A refusal shown to the user ephemerally; nothing was changed."""
 
 
+def arrange_teams(seats: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
+    """Seat k equal teams alternately (seat i belongs to team i % k), honouring choices.
+
+    Players who picked no team (and AI seats) fill the smallest teams.
+    """
+    n = len(seats)
+    if n % k:
+        raise TableError(f"{n} players can't form {k} equal teams.")
+    size = n // k
+    teams: list[list[dict[str, Any]]] = [[] for _ in range(k)]
+    free = []
+    for seat in seats:
+        team = seat.get("team")
+        (teams[team] if isinstance(team, int) and 0 <= team < k else free).append(seat)
+    for i, members in enumerate(teams):
+        if len(members) > size:
+            raise TableError(f"Teams must be equal: Team {i + 1} has {len(members)} players, "
+                             f"the most is {size}.")
+    for seat in free:
+        smallest = min(range(k), key=lambda t: len(teams[t]))
+        teams[smallest].append(seat)
+    ordered = []
+    for i in range(n):
+        member = teams[i % k][i // k]
+        member["team"] = i % k
+        ordered.append(member)
+    return ordered
+
+
 class TableService:
     def __init__(self, bot: CardTableBot) -> None:
         self.bot = bot
@@ -188,6 +217,8 @@ class TableService:
             seed = int.from_bytes(os.urandom(6), "big")
             if table.table_settings.shuffle_seats:
                 random.Random(seed).shuffle(table.seats)
+            if table.team_count >= 2:
+                table.row.seats = arrange_teams(table.seats, table.team_count)
             try:
                 state = engine.new_game(n, seed, table.game_options)
             except (GameError, ValueError) as exc:
@@ -205,6 +236,19 @@ class TableService:
             await self._save(table)
         self._schedule_ai(table)
         self.schedule_delivery(table)
+        return table
+
+    async def choose_team(self, table_id: int, user_id: int, team: int) -> LiveTable:
+        table = self.get(table_id)
+        async with table.lock:
+            self._need_lobby(table)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("Join the table first, then pick a team.")
+            if not 0 <= team < table.team_count:
+                raise TableError("There is no such team.")
+            table.seats[seat]["team"] = team
+            await self._save(table)
         return table
 
     async def cancel(self, table_id: int, user_id: int, *, moderator: bool) -> LiveTable:

@@ -57,4 +57,24 @@ class PanelSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_ID)
             interaction, self.table_id, self.version, self.prefix, value)
 
 
-DYNAMIC_ITEMS = (TableButton, PanelSelect)
+class TeamSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"lt:(?P<table>\d+)"):
+    """A lobby's "choose your team" menu (games played in teams)."""
+
+    def __init__(self, table_id: int, teams: int = 2) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"lt:{table_id}", placeholder="Choose your team",
+            options=[discord.SelectOption(label=f"Team {i + 1}", value=str(i))
+                     for i in range(max(teams, 2))]))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match, /) -> TeamSelect:
+        return cls(int(match["table"]), len(item.options) or 2)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        value = self.item.values[0] if self.item.values else "0"
+        await interaction.client.table_ui.on_team(interaction, self.table_id, int(value))
+
+
+DYNAMIC_ITEMS = (TableButton, PanelSelect, TeamSelect)

@@ -116,6 +116,13 @@ class TableInteractions:
         await self._panel_step(interaction, table_id, int(version), prefix_text,
                                int(page or 0))
 
+    async def on_team(self, interaction: discord.Interaction, table_id: int, team: int) -> None:
+        try:
+            table = await self.service.choose_team(table_id, interaction.user.id, team)
+            await self._lobby_changed(interaction, table, "")
+        except TableError as exc:
+            await reply_error(interaction, str(exc))
+
     # ------------------------------------------------------------------ panel
     async def on_panel_select(self, interaction: discord.Interaction, table_id: int,
                               version: int, prefix: str, value: str) -> None:

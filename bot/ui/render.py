@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.tables.settings import TableSettings, describe_options
-from bot.ui.components import TableButton
+from bot.ui.components import TableButton, TeamSelect
 from engines.core import Event, render_seats
 
 if TYPE_CHECKING:
@@ -19,6 +19,8 @@ EMBED_TEXT_LIMIT = 5800
 def _seat_line(table: LiveTable, seat: int) -> str:
     info = table.seats[seat]
     host = " 👑" if info.get("user_id") == table.row.host_id else ""
+    if table.team_count and isinstance(info.get("team"), int):
+        host += f" · Team {info['team'] + 1}"
     who = f"<@{info['user_id']}>" if info.get("user_id") and not info.get("ai") else info["name"]
     return f"`{seat + 1}.` {who}{host}"
 
@@ -52,6 +54,8 @@ def lobby_view(table: LiveTable) -> discord.ui.View:
     view.add_item(TableButton(tid, "start", label="Start", style=discord.ButtonStyle.primary,
                               disabled=not ready))
     view.add_item(TableButton(tid, "cancel", label="Cancel", style=discord.ButtonStyle.danger))
+    if table.team_count:
+        view.add_item(TeamSelect(tid, table.team_count))
     return view
 
 

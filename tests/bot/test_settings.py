@@ -74,3 +74,18 @@ def test_resolve_options_validates_with_the_games_model():
         resolve_options(Fake(), {"points_target": 99})
     with pytest.raises(OptionsError, match="Unknown"):
         resolve_options(Fake(), {"colour": "red"})
+
+
+def test_arrange_teams_seats_teams_alternately_and_honours_choices():
+    from bot.tables.service import TableError, arrange_teams
+
+    seats = [{"name": "a", "team": 1}, {"name": "b", "team": 1}, {"name": "c"}, {"name": "d"},
+             {"name": "e", "team": 0}, {"name": "f"}]
+    ordered = arrange_teams(seats, 2)
+    assert [s["team"] for s in ordered] == [0, 1, 0, 1, 0, 1]
+    assert {s["name"] for s in ordered[1::2]} >= {"a", "b"}
+    assert ordered[0]["name"] == "e"
+    with pytest.raises(TableError, match="equal"):
+        arrange_teams([{"team": 0}, {"team": 0}, {"team": 0}, {}], 2)
+    with pytest.raises(TableError, match="equal teams"):
+        arrange_teams([{}, {}, {}], 2)
