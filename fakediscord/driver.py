@@ -467,7 +467,7 @@ class DriverMixin(InteractionsMixin):
         await self.gateway.send_event(session, "INTERACTION_CREATE", self._payload(pending, data))
 
         if not await self._wait_until(
-            lambda: pending.response_type is not None or bool(self.late_acks_for(pending)), timeout
+            lambda: pending.response_type is not None or bool(self._late_acks_for(pending)), timeout
         ):
             raise BotDidNotRespond(self._no_answer(pending, since, timeout, "never acknowledged"))
         if pending.response_type is None:
@@ -498,7 +498,7 @@ class DriverMixin(InteractionsMixin):
             followups=pending.followups,
         )
 
-    def late_acks_for(self, pending: PendingInteraction) -> list[PendingInteraction]:
+    def _late_acks_for(self, pending: PendingInteraction) -> list[PendingInteraction]:
         return [p for p in self.late_acks if p is pending]
 
     async def _wait_touch_or_quiet(
