@@ -316,6 +316,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
 
     def legal_actions(self, state: HiddenRulesState, seat: int) -> list[Action]:
         phase = state.phase
+        if type(seat) is not int or not 0 <= seat < state.n:
+            return []
         if phase == "play":
             acts: list[Action] = []
             if seat == state.to_play:
@@ -505,7 +507,7 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
     def _enforce(self, s: HiddenRulesState, seat: int, action: Enforce,
                  events: list[Event]) -> None:
         assert s.last is not None
-        hint = " ".join(str(action.hint).split())[:HINT_MAX]
+        hint = " ".join(str(action.hint).split())[:HINT_MAX] or "(no hint given)"
         s.waived |= 1 << seat
         s.pending = (seat, action.holder, hint)
         s.phase = "pending"
