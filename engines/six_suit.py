@@ -192,16 +192,17 @@ class SixSuitState(SeededState):
     turn_no: int               # normal turns started so far (1-based)
 
     def clone(self) -> SixSuitState:
-        """Shallow copies: inner lists (a hand, an under-pile, an elimination record) are
-        never mutated in place, only replaced, so clones may share them."""
+        """Copy-on-write: only `tops`, `draw`, `discard` and the outer `under` / `hands`
+        lists are copied. Every other list (and every inner hand or under-pile) is never
+        mutated in place, only replaced, so clones may share them."""
         return SixSuitState(
             self.seed, self.rng_counter, self.options, self.n, self.teams, self.dealer,
             self.first, self.tops[:], self.under[:], self.hands[:],
-            self.draw[:], self.discard[:], self.alive[:], self.scores[:],
-            self.elims[:], self.current, self.phase, self.round, self.chain,
-            self.chain_target, self.chain_elim, self.prediction[:], self.drawn[:], self.shown,
-            self.offer[:], self.vetoed[:], self.final_pending, self.final_left,
-            self.reason, self.seen, self.known[:], self.last[:], self.turn_no)
+            self.draw[:], self.discard[:], self.alive, self.scores,
+            self.elims, self.current, self.phase, self.round, self.chain,
+            self.chain_target, self.chain_elim, self.prediction, self.drawn, self.shown,
+            self.offer, self.vetoed, self.final_pending, self.final_left,
+            self.reason, self.seen, self.known, self.last, self.turn_no)
 
     # ---- small derived facts, shared by the engine, the view and the AI ------------------
     def faction(self, seat: int) -> int:
@@ -226,6 +227,21 @@ class SixSuitState(SeededState):
 
 def _bit(card: int) -> int:
     return 1 << card
+
+
+def _reveal(s: SixSuitState, seat: int, card: int) -> None:
+    """Everyone now knows `card` is in `seat`'s hand (copy-on-write of `known`)."""
+    known = s.known[:]
+    known[seat] |= 1 << card
+    s.known = known
+
+
+def _forget(s: SixSuitState, seat: int, card: int) -> None:
+    """`card` left `seat`'s hand: drop it from the publicly known part."""
+    if s.known[seat] >> card & 1:
+        known = s.known[:]
+        known[seat] &= ~(1 << card)
+        s.known = known
 
 
 def _cards_of(mask: int) -> list[int]:
@@ -372,7 +388,7 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
         elif kind is Discard:
             card = action.card  # type: ignore[union-attr]
             s.hands[seat] = [c for c in s.hands[seat] if c != card]
-            s.known[seat] &= ~_bit(card)
+            _forget(s, seat, card)
             s.discard.append(card)
             s.seen |= _bit(card)
             events.append(Event("discard", f"{{P{seat}}} discards {LABELS[card]}.", None,
@@ -388,9 +404,9 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
             card, t, p = s.offer
             s.offer = []
             s.phase = PLAY
-            s.vetoed.append([card, t, p])
+            s.vetoed = [*s.vetoed, [card, t, p]]
             s.hands[s.current] = sorted([*s.hands[s.current], card])
-            s.known[s.current] |= _bit(card)
+            _reveal(s, s.current, card)
             events.append(public(
                 "veto", f"{{P{t}}} vetoes {LABELS[card]}; it goes back to {{P{s.current}}}.",
                 seat=t, card=LABELS[card], player=s.current))
@@ -435,7 +451,7 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
             s.shown = first
             bit = 1 << first
             s.seen |= bit
-            s.known[seat] |= bit
+            _reveal(s, seat, first)
             for _ in range(right - 1):
                 extra = self._draw_one(s, events)
                 if extra is not None:
@@ -458,7 +474,7 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
 
     def _offer(self, s: SixSuitState, seat: int, a: Play, events: list[Event]) -> None:
         s.hands[seat] = [c for c in s.hands[seat] if c != a.card]
-        s.known[seat] &= ~_bit(a.card)
+        _forget(s, seat, a.card)
         s.seen |= _bit(a.card)
         s.offer = [a.card, a.target, a.pile]
         s.phase = CONSENT
@@ -473,7 +489,7 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
               events: list[Event]) -> None:
         s.phase = PLAY
         s.hands[seat] = [c for c in s.hands[seat] if c != card]
-        s.known[seat] &= ~_bit(card)
+        _forget(s, seat, card)
         s.seen |= _bit(card)
         i = t * 6 + p
         covered = s.tops[i]
@@ -503,23 +519,29 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
 
     def _eliminate(self, s: SixSuitState, victim: int, by: int, what: str,
                    events: list[Event]) -> None:
-        s.alive[victim] = False
+        alive = s.alive[:]
+        alive[victim] = False
+        s.alive = alive
         base = victim * 6
         gone = s.under[victim] + s.tops[base:base + 6] + s.hands[victim]
         for c in s.hands[victim]:
             s.seen |= _bit(c)
         s.under[victim] = []
         s.hands[victim] = []
-        s.known[victim] = 0
+        known = s.known[:]
+        known[victim] = 0
+        s.known = known
         s.tops[base:base + 6] = [-1] * 6
         s.discard.extend(gone)
         number = len(s.elims) + 1
         points = s.n - number + 1
-        s.scores[by] += points
+        scores = s.scores[:]
+        scores[by] += points
         survivors = [i for i in range(s.n) if s.alive[i]]
         for i in survivors:
-            s.scores[i] += 1
-        s.elims.append([victim, by, points, number])
+            scores[i] += 1
+        s.scores = scores
+        s.elims = [*s.elims, [victim, by, points, number]]
         events.append(public(
             "eliminate", f"Six suit ({what})! {{P{by}}} eliminates {{P{victim}}} and scores "
             f"{points}; every survivor scores 1.", victim=victim, by=by, points=points,
@@ -589,8 +611,10 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
         pot = (elim_points + survival_points) * (s.factions() - 1)
         share, extra = divmod(pot, a)
         order = sorted(survivors, key=lambda i: (i - s.first) % s.n)
+        scores = s.scores[:]
         for rank, i in enumerate(order):
-            s.scores[i] += share + (1 if rank < extra else 0)
+            scores[i] += share + (1 if rank < extra else 0)
+        s.scores = scores
         events.append(public(
             "payout", f"The final rounds are over: the survivors collect {pot} points "
             f"({elim_points} for eliminations + {survival_points} for survival, "
