@@ -763,7 +763,9 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
             whose = "On my piles" if p.target == state.current else f"On {{P{p.target}}}"
             tag = ""
             if covered >= 0 and SHARED[p.card][covered] == 2:
-                tag = " · double match"
+                earns = (state.chain == 0 or p.target == state.chain_target
+                         or state.chain_elim)
+                tag = " · double match" + (" → extra turn" if earns else "")
             after = state.tops_of(p.target)
             after[p.pile] = p.card
             if is_six_suit(after):

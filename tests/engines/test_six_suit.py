@@ -706,7 +706,7 @@ def test_play_menu_groups_by_card_then_player_then_pile():
     s = build(3, tops={1: "4bb 1rc 2yh 3gt 1gs 2bc"}, hands={0: "4rb"}, draw="1ys")
     s, _ = act(s, 0, miss_prediction("1ys"))
     paths = {a: E.menu_path(s, a) for a in E.legal_actions(s, 0)}
-    assert paths[Play(C("4rb"), 1, 0)] == ("4🟥☁", "On {P1}", "Pile 1: cover 4🟦☁ · double match")
+    assert paths[Play(C("4rb"), 1, 0)] == ("4🟥☁", "On {P1}", "Pile 1: cover 4🟦☁ · double match → extra turn")
     assert paths[Discard(C("4rb"))] == ("4🟥☁", "Discard to the centre")
     assert all(len(label_) <= 80 for p in paths.values() for label_ in p)
     assert E.describe(s, Play(C("4rb"), 1, 0)).startswith("Play 4🟥☁ on {P1}'s pile 1")
