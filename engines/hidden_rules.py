@@ -314,6 +314,15 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             return frozenset(p for p in range(state.n) if state.rule_t[p] < 0)
         return frozenset()
 
+    def waiting_for(self, state: HiddenRulesState) -> frozenset[int]:
+        """The seats the game waits on: the player to play (or to start the next trick), the
+        accused, or those still choosing a rule. Enforcing is optional, so enforcers are in
+        `to_act` but never waited for (no timer runs against them)."""
+        if state.phase == "play":
+            base = state.to_play if state.to_play >= 0 else state.next_starter()
+            return frozenset((base,))
+        return self.to_act(state)
+
     def legal_actions(self, state: HiddenRulesState, seat: int) -> list[Action]:
         phase = state.phase
         if type(seat) is not int or not 0 <= seat < state.n:

@@ -541,3 +541,24 @@ def test_ai_clearly_beats_random_players():
     wins5 = sum(_ai_game(5, 900 + k) for k in range(20))
     assert wins3 >= 20, wins3  # chance: 10 of 30
     assert wins5 >= 12, wins5  # chance: 4 of 20
+
+
+def test_waiting_for_excludes_optional_enforcers():
+    """RULINGS: "any player may enforce" — optional, so the turn timer only runs against the
+    player to play (or the accused), never against the seats that may enforce."""
+    import random
+
+    from engines.hidden_rules import ENGINE
+
+    rng = random.Random(3)
+    state = ENGINE.new_game(4, 11)
+    for _ in range(400):
+        seats = ENGINE.to_act(state)
+        if not seats:
+            break
+        waiting = ENGINE.waiting_for(state)
+        assert waiting <= seats and len(waiting) >= 1
+        if state.phase == "play":
+            assert len(waiting) == 1
+        seat = rng.choice(sorted(seats))
+        state = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat))).state
