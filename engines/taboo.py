@@ -15,7 +15,6 @@ import json
 import pathlib
 import random
 from dataclasses import dataclass
-from functools import lru_cache
 
 from pydantic import Field
 
@@ -50,9 +49,21 @@ USE = "use_drawn"  # after a normal draw: use the drawn card at once or place a 
 PLACE = "place"  # after an empty-row draw (or a skipped draw): place a hand card
 OVER = "over"
 
+# One shared object per distinct card: every card in a state is one of these, so the caches
+# below keyed by object identity (labels, codes, the shared actions) hit by identity and stay bounded.
 _ALL_CARDS = {c.code: c for c in make_deck(jokers=1)}
-CODE = {c: c.code for c in _ALL_CARDS.values()}
-LABEL = {c: str(c) for c in _ALL_CARDS.values()}  # str(card) without the per-call cost
+_CANON = {(c.rank, c.suit): c for c in _ALL_CARDS.values()}
+_LABEL_ID = {id(c): str(c) for c in _ALL_CARDS.values()}
+_CODE_ID = {id(c): c.code for c in _ALL_CARDS.values()}
+
+
+def lab(card: Card) -> str:
+    """str(card) without its per-call cost (by identity for the shared card objects)."""
+    return _LABEL_ID.get(id(card)) or str(card)
+
+
+def code(card: Card) -> str:
+    return _CODE_ID.get(id(card)) or card.code
 
 
 def value(card: Card) -> int:
@@ -170,84 +181,82 @@ class TabooState(SeededState):
 _Option = tuple[bool, tuple[int, ...]]
 
 
-class ValueOptions:
-    """The captures open to one value on one row, with their Capture objects per hand card
-    (building frozen dataclasses is the slow part of listing moves, so they are kept)."""
-
-    __slots__ = ("by_card", "opts")
-
-    def __init__(self, opts: tuple[_Option, ...]) -> None:
-        self.opts = opts
-        # keyed by id(card): the stored Captures keep that card alive, so the id stays unique
-        self.by_card: dict[int, tuple[Capture, ...]] = {}
-
-    def captures(self, card: Card) -> tuple[Capture, ...]:
-        found = self.by_card.get(id(card))
-        if found is None:
-            found = self.by_card[id(card)] = tuple(_shared_capture(card, s, g)
-                                                   for s, g in self.opts)
-        return found
+# Equal option sets share one tuple object (kept here forever, so its id is stable), and the
+# Capture objects for a (card, option set) pair are built once: building frozen dataclasses is
+# the slow part of listing moves. Both are finite: 54 distinct cards, sums up to 12.
+_OPTS: dict[tuple[_Option, ...], tuple[_Option, ...]] = {}
+_CAPTURES: dict[tuple[int, int], tuple[Capture, ...]] = {}
+_NO_OPTS: tuple[_Option, ...] = ()
 
 
-# Capture objects shared across rows, keyed by (id(card), single, group); each keeps its card
-# alive so the id stays unique. Finite for the interned deck cards the engine deals.
-_CAPTURES: dict[tuple[int, bool, tuple[int, ...]], Capture] = {}
-
-
-def _shared_capture(card: Card, single: bool, group: tuple[int, ...]) -> Capture:
-    key = (id(card), single, group)
+def captures_for(card: Card, opts: tuple[_Option, ...]) -> tuple[Capture, ...]:
+    """The Capture actions of `card` for an interned option set (cards are interned too)."""
+    key = (id(card), id(opts))
     found = _CAPTURES.get(key)
     if found is None:
-        found = _CAPTURES[key] = Capture(card, single, group)
+        found = _CAPTURES[key] = tuple(Capture(card, single, group) for single, group in opts)
     return found
 
 
-@lru_cache(maxsize=32768)
-def row_options(counts: tuple[int, ...]) -> tuple[ValueOptions, ...]:
-    """For a row with `counts[value]` cards: every capture open to each value 0..12.
-
-    One walk over the row's sub-multisets serves all hand values at once (the hot path of
-    `legal_actions`). Per value: (single, group) pairs, full-row captures first, then larger
-    takes. Zeros (face-up jacks or jokers, which only get there when a hand holds nothing
-    else) may join a group since they add nothing to its sum.
-    """
-    by_sum: list[list[tuple[int, ...]]] = [[] for _ in range(13)]
-    avail = list(counts)
-    _groups(avail, 12, [], 0, by_sum)
-    total_cards = sum(counts)
-    table: list[ValueOptions] = [ValueOptions(())]
-    for v in range(1, 13):
-        results: list[_Option] = []
-        if counts[v]:
-            results.append((True, ()))
-        for g in by_sum[v]:
-            if len(g) >= 2:
-                results.append((False, g))
-                if counts[v] > g.count(v):
-                    results.append((True, g))
-        results.sort(key=lambda o: (0 if int(o[0]) + len(o[1]) == total_cards else 1,
-                                    -(int(o[0]) + len(o[1]))))
-        table.append(ValueOptions(tuple(results)))
-    return tuple(table)
+_ROWS: dict[tuple[int, ...], list[tuple[_Option, ...] | None]] = {}
+_ROWS_MAX = 50_000  # forgotten wholesale when full: a plain, bounded memo
 
 
 def capture_options(counts: tuple[int, ...], v: int) -> tuple[_Option, ...]:
-    """Every way a card of value `v` can capture from a row with `counts[value]` cards."""
-    return row_options(counts)[v].opts
+    """Every way a card of value `v` can capture from a row with `counts[value]` cards.
+
+    (single, group) pairs, full-row captures first, then larger takes first. Zeros (face-up
+    jacks or jokers, which only get there when a hand holds nothing else) may join a group
+    since they add nothing to its sum. Memoized per row and value: the hot path of
+    `legal_actions`.
+    """
+    table = _ROWS.get(counts)
+    if table is None:
+        if len(_ROWS) >= _ROWS_MAX:
+            _ROWS.clear()
+        table = _ROWS[counts] = [None] * 13
+    opts = table[v]
+    if opts is None:
+        opts = table[v] = _compute_options(counts, v)
+    return opts
 
 
-def _groups(avail: list[int], top: int, acc: list[int], total: int,
-            by_sum: list[list[tuple[int, ...]]]) -> None:
-    """Record every multiset of non-zero values (high to low) with its zero-padded forms."""
-    if acc:
+def _compute_options(counts: tuple[int, ...], v: int) -> tuple[_Option, ...]:
+    if v <= 0:
+        return _NO_OPTS
+    results: list[_Option] = []
+    if counts[v]:
+        results.append((True, ()))
+    groups: list[tuple[int, ...]] = []
+    _groups(list(counts), v, v, [], groups)
+    for g in groups:
+        if len(g) >= 2:
+            results.append((False, g))
+            if counts[v] > g.count(v):
+                results.append((True, g))
+    if not results:
+        return _NO_OPTS
+    total_cards = sum(counts)
+    results.sort(key=lambda o: (0 if int(o[0]) + len(o[1]) == total_cards else 1,
+                                -(int(o[0]) + len(o[1]))))
+    opts = tuple(results)
+    return _OPTS.setdefault(opts, opts)
+
+
+def _groups(avail: list[int], remaining: int, top: int, acc: list[int],
+            out: list[tuple[int, ...]]) -> None:
+    """Multisets of non-zero values (high to low) adding up to `remaining`, each also with
+    every possible number of zeros added."""
+    if remaining == 0:
         for zeros in range(avail[0] + 1):
-            by_sum[total].append((*acc, *([0] * zeros)))
-    for val in range(min(top, 12 - total), 0, -1):
+            out.append((*acc, *([0] * zeros)))
+        return
+    for val in range(min(top, remaining), 0, -1):
         if avail[val] == 0:
             continue
         avail[val] -= 1
         acc.append(val)
-        _groups(avail, val, acc, total + val, by_sum)
+        _groups(avail, remaining - val, val, acc, out)
         acc.pop()
         avail[val] += 1
 
@@ -314,7 +323,7 @@ class TabooEngine(Engine[TabooState, Action]):
                            points=[[] for _ in range(n_players)], dealer=0, current=0,
                            phase=TURN)
         rng = state.next_rng()
-        deck = make_deck(jokers=2, decks=decks)
+        deck = [_CANON[(c.rank, c.suit)] for c in make_deck(jokers=2, decks=decks)]
         rng.shuffle(deck)
         state.dealer = rng.randrange(n_players)
         state.stock = deck
@@ -364,7 +373,7 @@ class TabooEngine(Engine[TabooState, Action]):
         if phase == PLACE:
             return self._places(hand)
         out: list[Action] = []
-        options = row_options(row_counts(state.row))
+        counts = row_counts(state.row)
         if phase == TURN:
             has_jack = has_joker = False
             prev = None
@@ -374,8 +383,10 @@ class TabooEngine(Engine[TabooState, Action]):
                     has_jack = True
                 elif rank == 0:
                     has_joker = True
-                elif prev is None or rank != prev.rank or card.suit != prev.suit:
-                    out.extend(options[VALUE[rank]].captures(card))
+                elif card is not prev:  # interned cards: equal means identical
+                    opts = capture_options(counts, VALUE[rank])
+                    if opts:
+                        out.extend(captures_for(card, opts))
                 prev = card
             if has_jack:
                 out.append(_JACK)
@@ -391,7 +402,7 @@ class TabooEngine(Engine[TabooState, Action]):
             elif drawn.rank == 0:
                 out.append(_JOKER)
             else:
-                out.extend(options[VALUE[drawn.rank]].captures(drawn))
+                out.extend(captures_for(drawn, capture_options(counts, VALUE[drawn.rank])))
         out.extend(self._places(hand))
         return tuple(out)
 
@@ -401,7 +412,7 @@ class TabooEngine(Engine[TabooState, Action]):
         out: list[Action] = []
         prev = None
         for card in plain or hand:  # sorted hand: duplicates are neighbours
-            if prev is None or card.rank != prev.rank or card.suit != prev.suit:
+            if card is not prev:  # interned cards: equal means identical
                 place = _PLACES.get(id(card))
                 if place is None:
                     place = _PLACES[id(card)] = Place(card)
@@ -416,14 +427,16 @@ class TabooEngine(Engine[TabooState, Action]):
         if seat != state.current:
             raise NotYourTurnError("It is not your turn.")
         legal = self.legal_actions(state, seat)
-        ok = any(a is action for a in legal)  # the common case: an object from the list
-        if not ok:
+        for known in legal:  # the common case: the very object from the list
+            if known is action:
+                break
+        else:
             try:
-                ok = action in legal
-            except Exception:  # a garbage object with a broken __eq__
-                ok = False
-        if not ok:
-            raise IllegalActionError("That move is not allowed right now.")
+                # an equal action built elsewhere (e.g. from a parsed card): use the listed
+                # object, so only the engine's shared card objects ever enter the state
+                action = legal[legal.index(action)]
+            except Exception:  # not listed, or a garbage object with a broken __eq__
+                raise IllegalActionError("That move is not allowed right now.") from None
         s = state.clone()
         events: list[Event] = []
         kind = action.kind
@@ -451,9 +464,9 @@ class TabooEngine(Engine[TabooState, Action]):
 
     def _show(self, s: TabooState, cards: list[Card]) -> None:
         shown = s.shown
-        if len(shown) >= len(LABEL):
+        if len(shown) >= len(_LABEL_ID):
             return
-        labels = {LABEL[c] for c in cards}
+        labels = {lab(c) for c in cards}
         if not labels <= shown:
             s.shown = shown | labels
 
@@ -470,21 +483,21 @@ class TabooEngine(Engine[TabooState, Action]):
         text = self.capture_text(action)
         labels = " + ".join(
             part for part in (
-                " ".join(LABEL[c] for c in single_cards),
-                f"({','.join(LABEL[c] for c in group_cards)})" if group_cards else "",
+                " ".join(lab(c) for c in single_cards),
+                f"({','.join(lab(c) for c in group_cards)})" if group_cards else "",
             ) if part)
         if not s.row:
             s.points[seat].extend(pile)
             gained = sum(VALUE[c.rank] for c in pile)
             events.append(public(
-                "capture", f"{{P{seat}}} plays {LABEL[action.card]}: {text} ({labels}) and clears "
-                f"the row: +{gained} points.", seat=seat, card=CODE[action.card],
+                "capture", f"{{P{seat}}} plays {lab(action.card)}: {text} ({labels}) and clears "
+                f"the row: +{gained} points.", seat=seat, card=code(action.card),
                 taken=[c.code for c in pile[1:]], cleared=True, points=gained))
         else:
             s.discard.extend(pile)
             events.append(public(
-                "capture", f"{{P{seat}}} plays {LABEL[action.card]}: {text} ({labels}); the cards go "
-                "to the discard pile.", seat=seat, card=CODE[action.card],
+                "capture", f"{{P{seat}}} plays {lab(action.card)}: {text} ({labels}); the cards go "
+                "to the discard pile.", seat=seat, card=code(action.card),
                 taken=[c.code for c in pile[1:]], cleared=False, points=0))
 
     def _jack(self, s: TabooState, seat: int, events: list[Event]) -> None:
@@ -496,8 +509,8 @@ class TabooEngine(Engine[TabooState, Action]):
         s.discard.append(jack)
         s.row = []
         self._show(s, [jack])
-        events.append(public("jack", f"{{P{seat}}} plays {LABEL[jack]}: the row ({len(swept)} cards) "
-                             "goes to the discard pile.", seat=seat, card=CODE[jack],
+        events.append(public("jack", f"{{P{seat}}} plays {lab(jack)}: the row ({len(swept)} cards) "
+                             "goes to the discard pile.", seat=seat, card=code(jack),
                              swept=[c.code for c in swept]))
 
     def _joker(self, s: TabooState, seat: int, events: list[Event]) -> None:
@@ -513,8 +526,8 @@ class TabooEngine(Engine[TabooState, Action]):
                                      seat=other))
                 continue
             self._add_to_hand(s, other, card)
-            events.append(private(other, "drew", f"You drew {LABEL[card]}.", seat=other,
-                                  card=CODE[card]))
+            events.append(private(other, "drew", f"You drew {lab(card)}.", seat=other,
+                                  card=code(card)))
             events.append(public("draw", f"{{P{other}}} draws a card.", seat=other))
         # Discarded after the draws (the ruling's order), so a reshuffle never hands it back.
         s.discard.append(JOKER)
@@ -554,16 +567,16 @@ class TabooEngine(Engine[TabooState, Action]):
         s.phase = PLACE if empty else USE
         follow = ("place it or another hand card face up" if empty
                   else "use it at once or place a hand card face up")
-        events.append(private(seat, "drew", f"You drew {LABEL[card]}: {follow}.", seat=seat,
-                              card=CODE[card]))
+        events.append(private(seat, "drew", f"You drew {lab(card)}: {follow}.", seat=seat,
+                              card=code(card)))
         events.append(public("draw", f"{{P{seat}}} draws a card.", seat=seat))
 
     def _place(self, s: TabooState, seat: int, card: Card, events: list[Event]) -> None:
         self._take_from_hand(s, seat, card)
         s.row.append(card)
         self._show(s, [card])
-        events.append(public("place", f"{{P{seat}}} places {LABEL[card]} face up.", seat=seat,
-                             card=CODE[card]))
+        events.append(public("place", f"{{P{seat}}} places {lab(card)} face up.", seat=seat,
+                             card=code(card)))
 
     def _end_turn(self, s: TabooState, seat: int, events: list[Event]) -> None:
         s.drawn = None
