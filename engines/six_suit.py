@@ -244,10 +244,6 @@ def _forget(s: SixSuitState, seat: int, card: int) -> None:
         s.known = known
 
 
-def _cards_of(mask: int) -> list[int]:
-    return [c for c in range(DECK_SIZE) if mask >> c & 1]
-
-
 # --------------------------------------------------------------------------- engine
 class SixSuitEngine(Engine[SixSuitState, Action]):
     name = "six_suit"
@@ -650,22 +646,31 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
     # ---- views -----------------------------------------------------------------------------
     def view(self, state: SixSuitState, seat: int | None) -> dict:
         s = state
-        pending = set(s.pending())
         totals = self.team_totals(s)
         seats = []
+        pending = []
+        known = s.known
         for i in range(s.n):
-            tops = s.tops_of(i) if s.alive[i] else []
+            if s.alive[i]:
+                tops = s.tops[i * 6:i * 6 + 6]
+                reach = list(reaches(tops))
+                six = max(reach) == 6
+                if six:
+                    pending.append(i)
+            else:
+                tops, reach, six = [], [], False
+            mask = known[i]
             seats.append({
                 "seat": i,
                 "team": s.faction(i),
                 "alive": s.alive[i],
-                "piles": labels(tops),
-                "under": labels(s.under[i]),
+                "piles": [LABELS[c] for c in tops],
+                "under": [LABELS[c] for c in s.under[i]],
                 "hand_count": len(s.hands[i]),
-                "known_hand": labels(_cards_of(s.known[i])),
+                "known_hand": [LABELS[c] for c in s.hands[i] if mask >> c & 1] if mask else [],
                 "score": s.scores[i],
-                "reach": list(reaches(tops)) if tops else [],
-                "six_suit": i in pending,
+                "reach": reach,
+                "six_suit": six,
             })
         free_left = max(0, s.options.free_time_rounds - s.round)
         if s.final_left > 0:
@@ -701,7 +706,7 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
             "team_scores": [{"team": f, "score": totals[f]} for f in sorted(totals)],
             "eliminations": [{"victim": v, "by": b, "points": p, "number": k}
                              for v, b, p, k in s.elims],
-            "pending_six_suits": sorted(pending),
+            "pending_six_suits": pending,
             "prediction": ({"number": NUMBERS[pred[0]], "colour": COLOUR_NAMES[pred[1]],
                             "shape": SHAPE_NAMES[pred[2]]} if pred else None),
             "revealed": LABELS[s.shown] if s.shown >= 0 else None,

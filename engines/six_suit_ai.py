@@ -15,7 +15,16 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from engines.six_suit_cards import COL, DECK_SIZE, NUM, SHARED, SHP, WILD, is_six_suit
+from engines.six_suit_cards import (
+    COL,
+    DECK_SIZE,
+    NUM,
+    SHARED,
+    SHP,
+    WILD,
+    is_six_suit,
+    reaches,
+)
 
 if TYPE_CHECKING:
     from engines.six_suit import SixSuitState
@@ -31,18 +40,8 @@ ELIMINATION_BONUS = 25.0    # on top of the points it pays
 
 def danger(tops: Sequence[int]) -> float:
     """Sum of per-attribute danger (six tops of one living player)."""
-    total = 0.0
-    for table in (NUM, COL, SHP):
-        wild = 0
-        counts = [0, 0, 0, 0]
-        for c in tops:
-            v = table[c]
-            if v == WILD:
-                wild += 1
-            else:
-                counts[v] += 1
-        total += DANGER[wild + max(counts)]
-    return total
+    a, b, c = reaches(tops)
+    return DANGER[a] + DANGER[b] + DANGER[c]
 
 
 def unknown_cards(s: SixSuitState, seat: int) -> list[int]:

@@ -11,6 +11,7 @@ code points and none of them occurs in ordinary English text, so leak checks can
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from engines.core import InvalidActionError
 
@@ -84,11 +85,25 @@ def attribute_reach(values: Sequence[int]) -> int:
     return wild + max(counts)
 
 
+@lru_cache(maxsize=1 << 16)
+def _reaches(tops: tuple[int, ...]) -> tuple[int, int, int]:
+    cn = [0, 0, 0, 0, 0]
+    cc = [0, 0, 0, 0, 0]
+    cs = [0, 0, 0, 0, 0]
+    for c in tops:
+        cn[NUM[c]] += 1
+        cc[COL[c]] += 1
+        cs[SHP[c]] += 1
+    return (cn[4] + max(cn[0], cn[1], cn[2], cn[3]), cc[4] + max(cc[0], cc[1], cc[2], cc[3]),
+            cs[4] + max(cs[0], cs[1], cs[2], cs[3]))
+
+
 def reaches(tops: Sequence[int]) -> tuple[int, int, int]:
-    """(number, colour, shape) reach of a player's six top cards."""
-    return (attribute_reach([NUM[c] for c in tops]),
-            attribute_reach([COL[c] for c in tops]),
-            attribute_reach([SHP[c] for c in tops]))
+    """(number, colour, shape) reach of a player's six top cards.
+
+    Memoised (a pure function of the six cards): views and the AI ask it constantly.
+    """
+    return _reaches(tuple(tops))
 
 
 def is_six_suit(tops: Sequence[int]) -> bool:
