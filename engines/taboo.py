@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import pathlib
 import random
+import re
 from dataclasses import dataclass
 
 from pydantic import Field
@@ -25,6 +26,7 @@ from engines.core import (
     GameOptions,
     GameOverError,
     IllegalActionError,
+    InvalidActionError,
     NotYourTurnError,
     Outcome,
     SeededState,
@@ -302,6 +304,43 @@ def clearing_values(row_vals: list[int]) -> set[int]:
 
 def vals_text(values: tuple[int, ...] | list[int]) -> str:
     return ",".join(str(x) for x in values)
+
+
+_VALUE_WORDS = {"A": 1, "J": 0, "Q": 11, "K": 12, "JOKER": 0,
+                **{str(k): k for k in range(1, 13)}}
+
+
+def _parse_take(text: str, v: int) -> tuple[bool, tuple[int, ...]]:
+    """Read "7 + (3,4)", "(3,4)", "7", "7+3+4" or "3 4" as (single, group) for value `v`."""
+    inside = re.findall(r"\(([^)]*)\)", text)
+    outside = re.sub(r"\([^)]*\)", " ", text)
+
+    def numbers(chunk: str) -> list[int]:
+        out = []
+        for token in re.split(r"[\s,+&]+", chunk.strip()):
+            if not token:
+                continue
+            key = token.upper().rstrip("♠♥♦♣SHDC") or token.upper()
+            if key not in _VALUE_WORDS:
+                raise InvalidActionError(f"“{token}” is not a card value.")
+            out.append(_VALUE_WORDS[key])
+        return out
+
+    if len(inside) > 1:
+        raise InvalidActionError("Only one group (in brackets) can be taken.")
+    bare = numbers(outside)
+    if inside:
+        group = numbers(inside[0])
+        if bare not in ([], [v]):
+            raise InvalidActionError(f"Outside the brackets, write at most one {v}.")
+        return bool(bare), tuple(sorted(group, reverse=True))
+    if bare == [v]:
+        return True, ()
+    if v in bare and sum(bare) == 2 * v and len(bare) >= 3:
+        rest = list(bare)
+        rest.remove(v)
+        return True, tuple(sorted(rest, reverse=True))
+    return False, tuple(sorted(bare, reverse=True))
 
 
 # --------------------------------------------------------------------------- the engine
@@ -678,6 +717,37 @@ class TabooEngine(Engine[TabooState, Action]):
         if kind == "joker":
             return ("Joker (others draw)",)
         return ("Draw",)
+
+    # ---- typed commands -------------------------------------------------------------------
+    def find_capture(self, state: TabooState, seat: int, card: str,
+                     take: str | None = None) -> Capture:
+        """The legal Capture meant by `/taboo play card: take:`.
+
+        `card` is a card ("7♠", "7s") or just a value ("7", "Q"); `take` reads like the log:
+        "7", "(3,4)", "7 + (3,4)", or plain "7+3+4" / "3 4". Without `take`, the best capture of
+        that card (clearing the row first, then the largest) is chosen.
+        Raises InvalidActionError for unreadable text, IllegalActionError for no such capture.
+        """
+        want_value: int | None = None
+        want_card: Card | None = None
+        text = card.strip()
+        if text.upper() in _VALUE_WORDS:
+            want_value = _VALUE_WORDS[text.upper()]
+        else:
+            want_card = Card.parse(text)
+        caps = [a for a in self.legal_actions(state, seat) if isinstance(a, Capture)
+                and (a.card == want_card if want_card is not None
+                     else VALUE[a.card.rank] == want_value)]
+        if not caps:
+            raise IllegalActionError("That card cannot capture anything right now.")
+        if take is None or not take.strip():
+            return caps[0]
+        v = VALUE[caps[0].card.rank]
+        single, group = _parse_take(take, v)
+        for a in caps:
+            if a.single == single and a.group == group:
+                return a
+        raise IllegalActionError("That capture is not possible (check the values in the row).")
 
     # ---- timer and AI -------------------------------------------------------------------
     def default_action(self, state: TabooState, seat: int) -> Action:

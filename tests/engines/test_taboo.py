@@ -14,7 +14,7 @@ import time
 import pytest
 
 from engines import ENGINES
-from engines.core import GameOverError, IllegalActionError, NotYourTurnError
+from engines.core import GameOverError, IllegalActionError, InvalidActionError, NotYourTurnError
 from engines.taboo import (
     _ALL_CARDS,
     EMPTY,
@@ -539,3 +539,22 @@ def test_rules_summary_is_short_and_covers_the_moves():
     assert len(text) < 3500
     for word in ("Capture", "Jack", "Joker", "Draw", "Empty row", "minus", "max_turns"):
         assert word in text
+
+
+def test_find_capture_reads_the_play_command():
+    """Brief: `/taboo play card: take:` with a capture written like "7 takes 7 + (3,4)"."""
+    s = deal(["7s Qs 2c", "3c"], row="7d 3c 4h 5h 6d", stock="9h")
+    assert E.find_capture(s, 0, "7♠", "7 + (3,4)") == cap("7s", True, (4, 3))
+    assert E.find_capture(s, 0, "7s", "(4,3)") == cap("7s", False, (4, 3))
+    assert E.find_capture(s, 0, "7", "7") == cap("7s", True)
+    assert E.find_capture(s, 0, "7", "7+3+4") == cap("7s", True, (4, 3))
+    assert E.find_capture(s, 0, "Q", "5 6") == cap("Qs", False, (6, 5))
+    assert E.find_capture(s, 0, "Q♠", "(5♥, 6♦)") == cap("Qs", False, (6, 5))
+    best = E.find_capture(s, 0, "7s")  # no take: the best capture first
+    assert best == E.legal_actions(s, 0)[0] and best.card == C("7s")
+    with pytest.raises(IllegalActionError):
+        E.find_capture(s, 0, "2c", "2")
+    with pytest.raises(IllegalActionError):
+        E.find_capture(s, 0, "7s", "(5,2)")
+    with pytest.raises(InvalidActionError):
+        E.find_capture(s, 0, "7s", "seven")
