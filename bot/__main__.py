@@ -10,9 +10,21 @@ import sys
 from bot.settings import TOKEN_HELP, SettingsError, load_settings
 
 
+def _point_at(settings) -> None:
+    """Use another Discord endpoint (a local fake in tests) when the settings say so."""
+    import discord
+    import yarl
+
+    if settings.discord_api_base:
+        discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
+    if settings.discord_gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+
+
 async def _run(settings) -> None:
     from bot.app import create_bot
 
+    _point_at(settings)
     bot = create_bot(settings)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()

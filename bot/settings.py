@@ -21,7 +21,8 @@ TOKEN_HELP = (
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8",
-                                      extra="ignore", case_sensitive=False)
+                                      extra="ignore", case_sensitive=False,
+                                      env_ignore_empty=True)
 
     discord_token: SecretStr | None = Field(
         default=None, description="The bot token from the Discord developer portal.")
@@ -44,6 +45,12 @@ class Settings(BaseSettings):
                             "can follow the game.")
     timer_tick: float = Field(default=1.0, gt=0, le=60,
                               description="How often turn timers are checked, in seconds.")
+
+    discord_api_base: str | None = Field(
+        default=None, description="Advanced: REST base URL (e.g. a local fake Discord for "
+        "testing); empty = the real Discord.")
+    discord_gateway_url: str | None = Field(
+        default=None, description="Advanced: gateway URL to use with DISCORD_API_BASE.")
 
     @field_validator("log_level")
     @classmethod
