@@ -52,7 +52,7 @@ PLACE = "place"  # after an empty-row draw (or a skipped draw): place a hand car
 OVER = "over"
 
 # One shared object per distinct card: every card in a state is one of these, so the caches
-# below keyed by object identity (labels, codes, the shared actions) hit by identity and stay bounded.
+# below, keyed by object identity (labels, codes, shared actions), hit fast and stay bounded.
 _ALL_CARDS = {c.code: c for c in make_deck(jokers=1)}
 _CANON = {(c.rank, c.suit): c for c in _ALL_CARDS.values()}
 _LABEL_ID = {id(c): str(c) for c in _ALL_CARDS.values()}
