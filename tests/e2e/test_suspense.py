@@ -256,3 +256,20 @@ async def test_rules_summary_has_the_condition_table(fake, world, bot):
     result = await fake.slash(world.alice, "suspense rules", channel=world.channel)
     assert result.ephemeral
     assert "⚪1" in result.text and "❗" in result.text and "⚫6" in result.text
+
+
+async def test_restart_does_not_charge_the_downtime_to_the_player(fake, world, bots):
+    import time
+
+    await bots.start(turn_seconds=3, timer_tick=0.05)
+    d = driver(fake, world, bots)
+    await d.open(world.alice, [world.bob], options="turn_seconds=3")
+    version = d.table.version
+    await bots.stop()
+    await asyncio.sleep(3.5)  # longer than the turn timer, while the bot is down
+    await bots.start(turn_seconds=3, timer_tick=0.05)
+    table = d.table
+    assert table.version == version
+    assert table.meta["deadline"] > time.time() + 2  # a fresh full turn
+    texts = "\n".join(m.text for m in fake.channel_messages(world.channel))
+    assert "ran out of time" not in texts
