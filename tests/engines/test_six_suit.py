@@ -701,6 +701,17 @@ def test_fast_legality_check_agrees_with_legal_actions():
             s = E.apply(s, seat, rng.choice(sorted(legal, key=repr))).state
 
 
+def test_menu_marks_only_double_matches_that_earn_an_extra_turn():
+    """Ruling: on an extra turn, another needs "a double match on the same player as the
+    previous double match" — the menu says which double matches still earn one."""
+    tops = {1: "4bb 1rc 2yh 3gt 1gs 2bc", 2: "3rh 4yc 1ks 2bt 3bc 4gh"}
+    s = build(3, tops=tops, hands={0: "4rb 1yc"}, draw="1ys 2gc")
+    s, _ = turn(s, 0, "1ys", Play(C("4rb"), 1, 0))
+    s, _ = act(s, 0, miss_prediction("2gc"))
+    assert E.menu_path(s, Play(C("1yc"), 2, 1))[2] == "Pile 2: cover 4🟨● · double match"
+    assert E.menu_path(s, Play(C("1yc"), 1, 1))[2] == "Pile 2: cover 1🟥● · double match → extra turn"
+
+
 def test_play_menu_groups_by_card_then_player_then_pile():
     """Task: menu_path for plays is (card, player, pile) with short labels; seats as {P0}."""
     s = build(3, tops={1: "4bb 1rc 2yh 3gt 1gs 2bc"}, hands={0: "4rb"}, draw="1ys")
@@ -771,7 +782,9 @@ def _ai_game(n, seed, ai_seats, options=None):
 
 def test_ai_clearly_beats_random_players():
     """Task: the AI must be sensible, not random, and decide well under a second. Measured
-    (seeded): 2 players 40/40, 4 players 30/30 (1 AI vs 3 random), 2 teams of 2 30/30."""
+    over seeded games (one AI seat, the rest random): 2 players 40/40, 3 players 30/30,
+    4 players 30/30, 6 players 20/20, 12 players 6/6; an AI team of 2 vs a random team of 2
+    30/30. Decisions: p95 under 5 ms, max about 10 ms on a loaded 2-core machine."""
     wins = games = 0
     slowest = 0.0
     for g in range(12):
