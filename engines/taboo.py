@@ -230,7 +230,8 @@ def _compute_options(counts: tuple[int, ...], v: int) -> tuple[_Option, ...]:
     if counts[v]:
         results.append((True, ()))
     groups: list[tuple[int, ...]] = []
-    _groups(list(counts), v, v, [], groups)
+    present = [val for val in range(v, 0, -1) if counts[val]]
+    _groups(present, list(counts), 0, v, [], groups)
     for g in groups:
         if len(g) >= 2:
             results.append((False, g))
@@ -245,20 +246,21 @@ def _compute_options(counts: tuple[int, ...], v: int) -> tuple[_Option, ...]:
     return _OPTS.setdefault(opts, opts)
 
 
-def _groups(avail: list[int], remaining: int, top: int, acc: list[int],
+def _groups(vals: list[int], avail: list[int], start: int, remaining: int, acc: list[int],
             out: list[tuple[int, ...]]) -> None:
-    """Multisets of non-zero values (high to low) adding up to `remaining`, each also with
-    every possible number of zeros added."""
+    """Multisets of the row's non-zero values `vals` (high to low) adding up to `remaining`,
+    each also with every possible number of zeros added."""
     if remaining == 0:
         for zeros in range(avail[0] + 1):
             out.append((*acc, *([0] * zeros)))
         return
-    for val in range(min(top, remaining), 0, -1):
-        if avail[val] == 0:
+    for i in range(start, len(vals)):
+        val = vals[i]
+        if val > remaining or not avail[val]:
             continue
         avail[val] -= 1
         acc.append(val)
-        _groups(avail, remaining - val, val, acc, out)
+        _groups(vals, avail, i, remaining - val, acc, out)
         acc.pop()
         avail[val] += 1
 
