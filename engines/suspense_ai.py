@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 
 MAX_EXACT = 240
 SAMPLES = 160
+RESPONSE_WEIGHT = 0.3  # chance-like weight of the next player answering with a play
+DEALER_FOLD_MET_WEIGHT = 0.2  # a dealer rarely folds while meeting the condition
 PASS_BONUS = 0.02  # on a tie, keep cards hidden and let the match end
 World = tuple[int, tuple[int, ...]]  # (secret, hands by seat)
 
@@ -91,30 +93,91 @@ def worlds(state: SuspenseState, seat: int, rng: random.Random) -> list[World]:
     return result
 
 
+def dealer_fold_weights(state: SuspenseState, seat: int,
+                        sample: list[World]) -> list[float] | None:
+    """Read the seed's tip "if the dealer folds, she does not believe she has the card":
+    worlds in which a folded dealer met the secret's condition when folding are unlikely.
+
+    The face-up cards at the fold are rebuilt from the public log; the other players' hands
+    at that moment are their hands in the world plus what they played since.
+    """
+    dealer = state.dealer
+    if seat == dealer or not state.folded >> dealer & 1:
+        return None
+    fold_at = next(i for i, (p, what, _) in enumerate(state.log)
+                   if p == dealer and what == "fold")
+    play_then = [0] * state.n
+    later = [0] * state.n
+    for i, (p, what, card) in enumerate(state.log):
+        if what == "play":
+            if i < fold_at:
+                play_then[p] |= 1 << card
+            else:
+                later[p] |= 1 << card
+    weights = []
+    for secret, hands in sample:
+        hands_then = [h | later[p] for p, h in enumerate(hands)]
+        met = meeters(secret, play_then, hands_then) >> dealer & 1
+        weights.append(DEALER_FOLD_MET_WEIGHT if met else 1.0)
+    return weights
+
+
+def _next_opponent(state: SuspenseState, seat: int, folded: int) -> int:
+    """The seat that moves after `seat` (-1 if nobody else is still in)."""
+    for k in range(1, state.n):
+        p = (seat + k) % state.n
+        if not folded >> p & 1:
+            return p
+    return -1
+
+
 def action_values(state: SuspenseState, seat: int, legal: list[Action],
-                  sample: list[World]) -> list[float]:
-    """Mean utility of each action over the worlds, scoring as if the match ended then."""
+                  sample: list[World], weights: list[float] | None = None) -> list[float]:
+    """Mean utility of each action over the worlds.
+
+    The match is scored as if it ended after the action, blended (RESPONSE_WEIGHT) with the
+    next opponent answering by playing one of its cards, which is how a pass that merely
+    looks safe gets punished. A play that reaches the face-up limit ends the match: no
+    answer then.
+    """
     n = state.n
     others = [p for p in range(n) if p != seat]
+    k = len(others)
     values = []
     for action in legal:
         play = list(state.play_masks)
         folded = state.folded
         hand_delta = 0
+        ends = False
         if isinstance(action, Play):
-            bit = 1 << LABEL_INDEX[action.card]
-            play[seat] |= bit
-            hand_delta = bit
+            card = LABEL_INDEX[action.card]
+            play[seat] |= 1 << card
+            hand_delta = 1 << card
+            ends = state.total + VALUE[card] >= state.threshold
         elif action == FOLD:
             folded |= 1 << seat
+        responder = -1 if ends else _next_opponent(state, seat, folded)
         total = 0.0
-        for secret, hands in sample:
+        for i, (secret, hands) in enumerate(sample):
             if hand_delta:
                 hands = list(hands)
                 hands[seat] &= ~hand_delta
             pts = match_points(meeters(secret, play, hands), folded, n)
-            total += pts[seat] - sum(pts[p] for p in others) / len(others)
-        values.append(total / len(sample))
+            value = pts[seat] - sum(pts[p] for p in others) / k
+            if responder >= 0 and RESPONSE_WEIGHT and hands[responder]:
+                reply_cards = _bits(hands[responder])
+                reply = 0.0
+                rplay = list(play)
+                rhands = list(hands)
+                base_play, base_hand = play[responder], hands[responder]
+                for c in reply_cards:
+                    rplay[responder] = base_play | 1 << c
+                    rhands[responder] = base_hand & ~(1 << c)
+                    rpts = match_points(meeters(secret, rplay, rhands), folded, n)
+                    reply += rpts[seat] - sum(rpts[p] for p in others) / k
+                value += RESPONSE_WEIGHT * (reply / len(reply_cards) - value)
+            total += value * weights[i] if weights else value
+        values.append(total / (sum(weights) if weights else len(sample)))
     return values
 
 
@@ -126,7 +189,7 @@ def choose(engine: SuspenseEngine, state: SuspenseState, seat: int,
     if len(legal) == 1:
         return legal[0]
     sample = worlds(state, seat, rng)
-    values = action_values(state, seat, legal, sample)
+    values = action_values(state, seat, legal, sample, dealer_fold_weights(state, seat, sample))
     best, best_key = legal[0], None
     for action, value in zip(legal, values, strict=True):
         if action == PASS:

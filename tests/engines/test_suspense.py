@@ -608,10 +608,10 @@ def _play_vs_random(n: int, games: int) -> float:
 def test_ai_beats_random_players():
     """Brief: the AI clearly beats random players (fair share: 1/2 and 1/3)."""
     start = time.perf_counter()
-    two = _play_vs_random(2, 60)
-    three = _play_vs_random(3, 45)
+    two = _play_vs_random(2, 60)  # measured 0.92
+    three = _play_vs_random(3, 30)  # measured 0.87
     assert two >= 0.75, two
-    assert three >= 0.55, three
+    assert three >= 0.6, three
     assert time.perf_counter() - start < 20
 
 
