@@ -830,6 +830,8 @@ class TabooEngine(Engine[TabooState, Action]):
             "decks": 2 if state.n >= state.options.two_decks_from else 1,
             "row": [dict(self._card_view(c), index=i) for i, c in enumerate(state.row)],
             "row_total": sum(VALUE[c.rank] for c in state.row),
+            # values of a hand card that would take the whole row (a hint for the board)
+            "row_clears_with": sorted(clearing_values([VALUE[c.rank] for c in state.row])),
             "stock_size": len(state.stock),
             "discard_size": len(state.discard),
             "discard_top": str(state.discard[-1]) if state.discard else None,

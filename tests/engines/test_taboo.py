@@ -413,6 +413,7 @@ def test_views_hide_hands_and_drawn_card():
     assert spec["discard_top"] == "Q♠" and spec["discard_size"] == 1
     assert spec["points"][1] == {"cards": ["4♣", "4♠"], "total": 8}
     assert [c["card"] for c in spec["row"]] == ["5♦", "3♥"] and spec["row_total"] == 8
+    assert spec["row_clears_with"] == [8]
     for view in (v0, v1, spec):
         json.dumps(view)
         assert "seed" not in view and "rng_counter" not in view
