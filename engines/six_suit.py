@@ -20,6 +20,8 @@ import json
 import pathlib
 import random
 from dataclasses import dataclass, fields
+from itertools import compress
+from operator import itemgetter
 from typing import Any, ClassVar
 
 from pydantic import Field
@@ -315,17 +317,20 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
         hand = s.hands[seat]
         if not hand:
             return list(PASS_ACTIONS)
-        free = s.round < s.options.free_time_rounds
-        targets = [t for t in range(s.n) if s.alive[t]]
-        if free and self._others_blocked(s):
-            targets = [seat] if s.alive[seat] else []
-        idxs = [t * 6 + p for t in targets for p in range(6)]
         tops = s.tops
+        base = 0
+        if s.round < s.options.free_time_rounds and self._others_blocked(s):
+            base = seat * 6
+            tops = tops[base:base + 6]
+        # itemgetter/compress run in C: a pile is offered when the card shares an attribute
+        # with its top (dead players' piles are -1, which never matches). Order: seat, pile.
+        shares = itemgetter(*tops)
         out: list[Action] = []
         for card in hand:
-            row = SHARED[card]
             plays = PLAYS_FLAT[card]
-            out.extend([plays[i] for i in idxs if row[tops[i]]])
+            if base:
+                plays = plays[base:base + 6]
+            out.extend(compress(plays, shares(SHARED[card])))
             out.append(DISCARDS[card])
         if s.vetoed:
             vetoed = {tuple(v) for v in s.vetoed}

@@ -38,8 +38,11 @@ NAMES = tuple(f"{NUMBER_NAMES[NUM[c]]} {COLOUR_NAMES[COL[c]]} {SHAPE_NAMES[SHP[c
               for c in range(DECK_SIZE))
 # SHARED[a][b] = how many attributes two cards have in common by plain equality (0..2 for
 # distinct cards): 1+ means "a may cover b", 2 is a double match.
+# An extra trailing 0 per row: an eliminated player's empty pile is stored as -1, and
+# SHARED[card][-1] == 0 then means "nothing can be played there" without a branch.
 SHARED = tuple(
-    tuple((NUM[a] == NUM[b]) + (COL[a] == COL[b]) + (SHP[a] == SHP[b]) for b in range(DECK_SIZE))
+    (*((NUM[a] == NUM[b]) + (COL[a] == COL[b]) + (SHP[a] == SHP[b]) for b in range(DECK_SIZE)),
+     0)
     for a in range(DECK_SIZE)
 )
 _BY_LABEL = {label: code for code, label in enumerate(LABELS)}
