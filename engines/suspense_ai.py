@@ -3,13 +3,17 @@
 A "world" is one way the hidden cards could lie: the secret card (unless the AI dealt and
 so saw it) and the other players' hands, with their known sizes. Cards in the AI's hand or
 face up are never the secret (the seed's elimination logic falls out of this for free).
-For each legal action the AI scores the match as if it ended right after that action and
-averages over the worlds: points of its own minus the mean of the others' points, so a fold
-that hands an opponent 2 points is not mistaken for a good fold. Worlds are enumerated
-exactly when there are few (always with 2 players) and sampled otherwise.
+Worlds are enumerated exactly when there are few (always with 2 players) and sampled
+otherwise; if the dealer folded, worlds where the dealer met the condition when folding
+weigh less (the seed's tip about watching the dealer).
+
+For each legal action the AI scores the match as if it ended right after that action,
+blended with the next player answering by playing one of its cards, and averages over the
+worlds. The score is its own points minus the mean of the others' points, so a fold that
+hands an opponent 2 points is not mistaken for a good fold.
 
 Cheap on purpose: at most a few hundred worlds times at most eight actions, each a table
-lookup, so a decision takes a few milliseconds.
+lookup, so a decision takes milliseconds.
 """
 
 from __future__ import annotations

@@ -645,3 +645,23 @@ def test_events_never_leak_secret_labels():
                 seen = " ".join(e.text + json.dumps(dict(e.data), ensure_ascii=False)
                                 for e in step.events if e.visible(seat))
                 assert not [label for label in secrets if label in seen], (seed, seat)
+
+
+def test_ai_reads_a_dealer_fold():
+    """Seed tip: "If the dealer folds, she does not believe she has the card in play or in
+    hand that would win the match". Worlds where the folded dealer met it weigh less."""
+    from engines.suspense_ai import dealer_fold_weights, worlds
+
+    state = scripted(["⚪1 ⚪2 ⚪3 ⚪4", "⚪6 ⚫1 ⚫2 ⚫3"], ["❗", "⚪5 ⚫4 ⚫5"],
+                     secret="⚫6", dealer=0, turn=0)
+    state.log = [(0, "play", LABEL_INDEX["❗"]), (1, "play", LABEL_INDEX["⚪5"]),
+                 (0, "fold", -1)]
+    state.folded = 1
+    state.turn = 1
+    sample = worlds(state, 1, random.Random(0))
+    weights = dealer_fold_weights(state, 1, sample)
+    assert weights is not None and len(weights) == len(sample)
+    for (secret, hands), w in zip(sample, weights, strict=True):
+        met = meeters(secret, [mask("❗"), mask("⚪5")], hands) & 1
+        assert w == (0.2 if met else 1.0)
+    assert dealer_fold_weights(state, 0, sample) is None
