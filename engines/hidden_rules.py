@@ -600,8 +600,9 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             best = max(s.scores)
             if best >= s.options.target:
                 s.winners = frozenset(p for p in range(s.n) if s.scores[p] == best)
-                self._finish(s, f"{_seats(s.winners)} reached {s.options.target} points.",
-                             events)
+                # the reason is shown as is (no seat placeholders); the event names the winners
+                self._finish(s, f"Target of {s.options.target} points reached.", events,
+                             f"{_seats(s.winners)} reached {s.options.target} points.")
                 return
         else:
             events.append(public("trick_discarded", "The trick is discarded."))
@@ -643,10 +644,12 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             self._finish(s, f"Safety cap of {s.options.max_turns} turns reached; "
                          f"highest score wins.", events)
 
-    def _finish(self, s: HiddenRulesState, reason: str, events: list[Event]) -> None:
+    def _finish(self, s: HiddenRulesState, reason: str, events: list[Event],
+                said: str = "") -> None:
         s.phase, s.end_reason = "over", reason
         s.to_play, s.last, s.pending = -1, None, None
-        events.append(public("game_over", f"Game over: {reason}", winners=sorted(s.winners),
+        events.append(public("game_over", f"Game over: {said or reason}",
+                             winners=sorted(s.winners),
                              scores=list(s.scores)))
         for p in range(s.n):
             events.append(public("rule_shown", f"{{P{p}}}'s rule was {self._rule_text(s, p)}",
@@ -749,9 +752,10 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         if isinstance(action, Enforce):
             return f"Enforce the rule of {{P{action.holder}}}"
         if isinstance(action, Keep):
-            return f"Keep {TRIGGERS[action.trigger].label} + {ACTIONS[action.action].label}"
-        return {"pass": "Let the play stand", "accept": "Accept the penalty",
-                "challenge": "Challenge the enforcement", "start": "Start the next trick",
+            return (f"Keep the rule {TRIGGERS[action.trigger].label[:3]} + "
+                    f"{ACTIONS[action.action].label[:3]}")
+        return {"pass": "Let the play stand", "accept": "Accept: card back, −1 point",
+                "challenge": "Challenge: the bot checks the rule", "start": "Start the next trick",
                 "timeout": "Time ran out"}.get(getattr(action, "kind", ""), str(action))
 
     def menu_path(self, state: HiddenRulesState, action: Action) -> tuple[str, ...]:

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from fakediscord import FakeDiscord, Message, User
+from fakediscord.text import iter_custom_ids
 
 CONFIRM = "✅"
 
@@ -25,6 +26,9 @@ class TableDriver:
     rng: random.Random = field(default_factory=lambda: random.Random(7))
     table_id: int | None = None
     earlier: dict[int, set[str]] = field(default_factory=dict)
+    # What a player types into a move's text form (modal); default: nothing, or "…" when the
+    # form requires text. Called with the ShownModal.
+    modal_text: object = None
 
     @property
     def bot(self):
@@ -88,6 +92,10 @@ class TableDriver:
         choose = choose or (lambda labels: self.rng.randrange(len(labels)))
         result = await self.click(user, self.board(), "Take my turn")
         for _ in range(12):
+            if result.modal is not None:  # the move carries text: fill in the form
+                result = await self.fake.submit_modal(
+                    user, result.modal.custom_id, {"text": self._modal_answer(result.modal)})
+                continue
             message = result.message
             assert result.ephemeral, result.text
             text = message.text
@@ -106,10 +114,17 @@ class TableDriver:
                 result = await self.fake.click(user, message, pick["custom_id"])
         raise AssertionError("the panel never reached a move")
 
+    def _modal_answer(self, modal) -> str:
+        if callable(self.modal_text):
+            return self.modal_text(modal)
+        inputs = [c for c in iter_custom_ids(modal.components) if c.get("custom_id") == "text"]
+        required = any(c.get("required", True) for c in inputs)
+        return "…" if required else ""
+
     async def play_to_end(self, *, max_moves: int = 2000, check_leaks_every: int = 1,
                           choose=None) -> int:
         """Every waiting human moves through the panel until the game is over."""
-        moves = 0
+        moves = stale = 0
         while self.table is not None and moves < max_moves:
             table = self.table
             engine = table.engine
@@ -118,8 +133,17 @@ class TableDriver:
                 await self.fake.settle()
                 await self._wait_for_ai()
                 continue
+            await self._wait_for_ai_idle()
+            if self.table is None or humans[0] not in self.table.engine.waiting_for(
+                    self.table.state):
+                continue  # an AI seat acted meanwhile (e.g. an optional move)
             user = self.seat_user(humans[0])
             text = await self.take_turn(user, choose)
+            if CONFIRM not in text and ("out of date" in text or "moved on" in text):
+                stale += 1
+                assert stale < 100, text
+                await self.fake.settle()
+                continue  # an AI seat acted while this player was choosing: choose again
             assert CONFIRM in text, text
             moves += 1
             await self.fake.settle()
@@ -127,6 +151,16 @@ class TableDriver:
                 self.assert_no_leaks()
         assert self.table is None, "game did not finish"
         return moves
+
+    async def _wait_for_ai_idle(self) -> None:
+        """Let AI seats that may act optionally (not waited for) finish deciding first."""
+        import asyncio
+
+        for _ in range(500):
+            table = self.table
+            if table is None or table.ai_task is None or table.ai_task.done():
+                return
+            await asyncio.sleep(0.01)
 
     async def _wait_for_ai(self) -> None:
         import asyncio
