@@ -604,8 +604,9 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
         if champs:
             s.phase = "over"
             s.winners = champs
-            s.reason = (f"{', '.join(f'{{P{c}}}' for c in champs)} reached {need} round wins"
-                        f" after {s.round_no} rounds")
+            # no seat placeholders: the bot shows this reason as is, next to the standings
+            who = "a player" if len(champs) == 1 else f"{len(champs)} players"
+            s.reason = f"{who} reached {need} round wins after {s.round_no} rounds"
             if summary["reason"] == "turn cap":
                 s.reason += " (the last round was ended by the turn cap)"
         elif s.round_no >= s.options.max_rounds:
@@ -878,6 +879,10 @@ def consistent_role_deals(s: SuitTabooState, seat: int
     return result
 
 
+def _plural(count: int, word: str, plural: str | None = None) -> str:
+    return f"{count} {word if count == 1 else plural or word + 's'}"
+
+
 def score_round(s: SuitTabooState) -> dict:
     """Score the flipped history lines (RULINGS: Suit Taboo) and explain every result."""
     wire = s.options.wire
@@ -939,10 +944,12 @@ def score_round(s: SuitTabooState) -> dict:
     winners = []
     for ln in lines:
         p = ln["seat"]
-        why = (f"{ln['penalties']} penalty(ies) from {len(ln['rightful'])} rightful doubt(s), "
-               f"{ln['cancelled']} cancelled by {len(ln['shields'])} shield(s)")
+        shields = _plural(len(ln["shields"]), "shield")
         if ln["extra_shields"]:
-            why += f" + {ln['extra_shields']} extra"
+            shields += f" + {ln['extra_shields']} extra"
+        why = (f"{_plural(ln['penalties'], 'penalty', 'penalties')} from "
+               f"{_plural(len(ln['rightful']), 'rightful doubt')}, {ln['cancelled']} cancelled "
+               f"by {shields}")
         if ln["exposed"]:
             won, verdict = False, "exposed"
         elif not wire:
@@ -960,6 +967,7 @@ def score_round(s: SuitTabooState) -> dict:
             verdict = ("unexposed and named every bad guy right" if won
                        else "unexposed but an accusation was wrong")
         ln["won"] = won
+        ln["verdict"] = verdict
         ln["why"] = f"{verdict}: {why}"
         extra = f", {ln['wire_role']}" if wire else ""
         doubts = ", ".join(ln["doubts"]) or "none"
