@@ -139,6 +139,8 @@ Action = Capture | Jack | Joker | Draw | Place
 # Shared Place objects by id(card); each keeps its card alive, so ids are never reused.
 # Bounded in practice: cards come from the interned deck (new_game, load, cards.make_deck).
 _PLACES: dict[int, Place] = {}
+_SEAT_SETS = tuple(frozenset((k,)) for k in range(6))
+_NOBODY: frozenset[int] = frozenset()
 _DRAW = Draw()
 _JACK = Jack()
 _JOKER = Joker()
@@ -396,8 +398,8 @@ class TabooEngine(Engine[TabooState, Action]):
     # ---- turn order ---------------------------------------------------------------------
     def to_act(self, state: TabooState) -> frozenset[int]:
         if state.phase == OVER:
-            return frozenset()
-        return frozenset((state.current,))
+            return _NOBODY
+        return _SEAT_SETS[state.current]
 
     def legal_actions(self, state: TabooState, seat: int) -> tuple[Action, ...]:
         if state.phase == OVER or seat != state.current:
@@ -533,13 +535,13 @@ class TabooEngine(Engine[TabooState, Action]):
             events.append(public(
                 "capture", f"{{P{seat}}} plays {lab(action.card)}: {text} ({labels}) and clears "
                 f"the row: +{gained} points.", seat=seat, card=code(action.card),
-                taken=[c.code for c in pile[1:]], cleared=True, points=gained))
+                taken=[code(c) for c in pile[1:]], cleared=True, points=gained))
         else:
             s.discard.extend(pile)
             events.append(public(
                 "capture", f"{{P{seat}}} plays {lab(action.card)}: {text} ({labels}); the cards go "
                 "to the discard pile.", seat=seat, card=code(action.card),
-                taken=[c.code for c in pile[1:]], cleared=False, points=0))
+                taken=[code(c) for c in pile[1:]], cleared=False, points=0))
 
     def _jack(self, s: TabooState, seat: int, events: list[Event]) -> None:
         jack = s.drawn if s.phase == USE and s.drawn is not None else next(
@@ -552,13 +554,13 @@ class TabooEngine(Engine[TabooState, Action]):
         self._show(s, [jack])
         events.append(public("jack", f"{{P{seat}}} plays {lab(jack)}: the row ({len(swept)} cards) "
                              "goes to the discard pile.", seat=seat, card=code(jack),
-                             swept=[c.code for c in swept]))
+                             swept=[code(c) for c in swept]))
 
     def _joker(self, s: TabooState, seat: int, events: list[Event]) -> None:
         self._take_from_hand(s, seat, JOKER)
         self._show(s, [JOKER])
-        events.append(public("joker", f"{{P{seat}}} plays {JOKER}: everyone else draws a card.",
-                             seat=seat, card=JOKER.code))
+        events.append(public("joker", f"{{P{seat}}} plays {lab(JOKER)}: everyone else draws a card.",
+                             seat=seat, card=code(JOKER)))
         for k in range(1, s.n):
             other = (seat + k) % s.n
             card = self._draw(s, events)
