@@ -499,7 +499,6 @@ class SuspenseEngine(Engine[SuspenseState, Action]):
                 "hand": mask_labels(state.hands[seat]),
                 "is_dealer": seat == state.dealer,
                 "secret": CARD_LABELS[state.secret] if seat == state.dealer else None,
-                "must_play": not state.over and seat == state.turn and not state.played[seat],
             }
         result = None
         if state.over:
