@@ -53,6 +53,7 @@ from engines.six_suit_cards import (
     SHP,
     is_six_suit,
     labels,
+    parse_card,
     reaches,
     six_suit_attributes,
 )
@@ -154,6 +155,12 @@ DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in range(DECK_SIZE))
 CONSENT_ACTIONS = (Consent(), Veto())
 PREDICTION_TEXTS = tuple(prediction_text(p.number, p.colour, p.shape) for p in PREDICTIONS)
 PASS_ACTIONS = (Pass(),)
+
+
+def parse_prediction(text: str) -> Predict:
+    """Typed predictions for slash commands: "3 red triangle", "? black blob" or "3🟥▲"."""
+    card = parse_card(text)
+    return PREDICTIONS[card]
 
 
 # --------------------------------------------------------------------------- state

@@ -222,6 +222,16 @@ def test_prediction_uses_natural_equality_for_wilds():
     assert s2.shown == C("?kb") and len(s2.hands[0]) == 3
 
 
+def test_typed_predictions_parse_words_and_labels():
+    """Bot helper: a prediction typed as words or as a label maps to the same action."""
+    from engines.six_suit import parse_prediction
+
+    assert parse_prediction("3 red triangle") == Predict(2, 0, 2)
+    assert parse_prediction("? black blob") == parse_prediction("?⬛☁") == Predict(4, 4, 4)
+    with pytest.raises(InvalidActionError):
+        parse_prediction("red")
+
+
 def test_prediction_menu_has_three_levels_of_five():
     """Task: the 125 predictions are chosen in three menu levels (number, colour, shape)."""
     s = build(2)
