@@ -12,6 +12,19 @@ eliminations' worth times (factions - 1) after the two-round final phase.
 
 Cards are ints (see `engines.six_suit_cards`); the state is a slotted dataclass with a cheap
 `clone()`; everything random comes from the seed stored in the state.
+
+Interpretations (where the seed and rulings leave room):
+- A pending six suit (made by the player's own side, or standing when free time ends) is
+  finished by an opponent's play on that player only if a six suit still shows after it
+  (seed 11A "keeps it a six suit"); an opponent's card that breaks it saves them.
+- Every living player, the eliminator included, gets the survival point of a fall.
+- Extra-turn chains: a double match on the same player as the previous one continues it;
+  right after an elimination any double match does. Capped by `max_extra_turns`.
+- Free-time vetoes: a refused (card, pile) pair cannot be offered again that turn; after
+  `max_vetoes` vetoes in one turn only own piles (or a discard) remain.
+- Final phase: `final_rounds` × n normal turns after the causing turn. The payout pot is split
+  evenly over the survivors, odd points to the earliest survivors in turn order.
+- Nobody alive (the last survivor eliminated by a ghost) ends the deal at once, no payout.
 """
 
 from __future__ import annotations
