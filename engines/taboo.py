@@ -203,7 +203,7 @@ def captures_for(card: Card, opts: tuple[_Option, ...]) -> tuple[Capture, ...]:
 
 
 _ROWS: dict[tuple[int, ...], list[tuple[_Option, ...] | None]] = {}
-_ROWS_MAX = 50_000  # forgotten wholesale when full: a plain, bounded memo
+_ROWS_MAX = 20_000  # forgotten wholesale when full: a plain, bounded memo
 
 
 def capture_options(counts: tuple[int, ...], v: int) -> tuple[_Option, ...]:

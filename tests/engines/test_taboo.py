@@ -559,3 +559,17 @@ def test_find_capture_reads_the_play_command():
         E.find_capture(s, 0, "7s", "(5,2)")
     with pytest.raises(InvalidActionError):
         E.find_capture(s, 0, "7s", "seven")
+
+
+def test_actions_built_from_parsed_cards_are_accepted():
+    """DESIGN §2: an action equal to a listed one is legal even if the cog built it from text
+    (Card.parse makes new card objects); the state keeps only the engine's own cards."""
+    from engines.cards import Card
+
+    s = deal(["7s 2c", "3c"], row="7d 3c 4h", stock="9h")
+    t = E.apply(s, 0, Capture(Card.parse("7♠"), True, (4, 3))).state
+    assert t.points[0][0] is C("7s")
+    s = deal(["7s 2c", "3c"], row="5d", stock="9h")
+    t = act(s, Draw()).state
+    u = E.apply(t, 0, Place(Card.parse("2c"))).state
+    assert u.row[-1] is C("2c")
