@@ -518,7 +518,7 @@ class TabooEngine(Engine[TabooState, Action]):
         single_idx, group_idx = resolve_capture(s.row, v, action.single, action.group)
         taken_idx = set(single_idx) | set(group_idx)
         single_cards = [s.row[i] for i in single_idx]
-        group_cards = [s.row[i] for i in group_idx]
+        group_cards = [s.row[i] for i in reversed(group_idx)]  # shown low to high
         self._take_from_hand(s, seat, action.card)
         s.row = [c for i, c in enumerate(s.row) if i not in taken_idx]
         pile = [action.card, *single_cards, *group_cards]
@@ -677,7 +677,7 @@ class TabooEngine(Engine[TabooState, Action]):
         if action.single:
             parts.append(str(v))
         if action.group:
-            parts.append(f"({vals_text(action.group)})")
+            parts.append(f"({vals_text(action.group[::-1])})")  # low to high: "(3,4)"
         return f"{v} takes {' + '.join(parts)}"
 
     def describe(self, state: TabooState, action: Action) -> str:
@@ -707,7 +707,7 @@ class TabooEngine(Engine[TabooState, Action]):
             if single_idx:
                 parts.append(str(state.row[single_idx[0]]))
             if group_idx:
-                parts.append("(" + ",".join(str(state.row[i]) for i in group_idx) + ")")
+                parts.append("(" + ",".join(str(state.row[i]) for i in reversed(group_idx)) + ")")
             label = "takes " + " + ".join(parts)
             if len(single_idx) + len(group_idx) == len(state.row):
                 label += " (clears the row)"

@@ -372,16 +372,16 @@ def test_errors():
 def test_describe_capture_style():
     """Brief: a capture reads like the command `/taboo play card: take:` - "7 takes 7 + (3,4)"."""
     s = deal(["7s Qs", "3c"], row="7d 3c 4h 5h 6d", stock="9h")
-    assert E.describe(s, cap("7s", True, (4, 3))) == "7 takes 7 + (4,3)"
+    assert E.describe(s, cap("7s", True, (4, 3))) == "7 takes 7 + (3,4)"
     assert E.describe(s, cap("7s", True)) == "7 takes 7"
-    assert E.describe(s, cap("Qs", False, (6, 5))) == "11 takes (6,5)"
+    assert E.describe(s, cap("Qs", False, (6, 5))) == "11 takes (5,6)"
 
 
 def test_menu_path_shapes():
     """Brief: menu_path e.g. ("Capture", "7♠", "takes 7♦ + (3♣,4♥)")."""
     s = deal(["7s Js joker", "3c"], row="7d 3c 4h", stock="9h")
     assert E.menu_path(s, cap("7s", True, (4, 3))) == (
-        "Capture", "7♠", "takes 7♦ + (4♥,3♣) (clears the row)")
+        "Capture", "7♠", "takes 7♦ + (3♣,4♥) (clears the row)")
     assert E.menu_path(s, cap("7s", True)) == ("Capture", "7♠", "takes 7♦")
     assert E.menu_path(s, Jack()) == ("Jack (clear the row)",)
     assert E.menu_path(s, Joker()) == ("Joker (others draw)",)
