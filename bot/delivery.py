@@ -27,6 +27,11 @@ log = logging.getLogger("cardtable.delivery")
 MENTIONS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 
+def private_part(seat_view: dict, public_view: dict) -> dict:
+    """What a seat's view adds to the spectator's: only changes here are worth a DM."""
+    return {key: value for key, value in seat_view.items() if public_view.get(key) != value}
+
+
 def _digest(obj) -> str:
     return hashlib.sha1(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
@@ -66,12 +71,13 @@ class Publisher:
 
     async def _private_views(self, table: LiveTable) -> None:
         sent = table.meta.setdefault("private_sent", {})
+        public_view = table.engine.view(table.state, None)
         for seat, info in enumerate(table.seats):
             events = table.pending_private.pop(seat, [])
             user_id = info.get("user_id")
             if not user_id or info.get("ai"):
                 continue
-            digest = _digest(table.engine.view(table.state, seat))
+            digest = _digest(private_part(table.engine.view(table.state, seat), public_view))
             if digest == sent.get(str(seat)) and not events:
                 continue
             sent[str(seat)] = digest

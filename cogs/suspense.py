@@ -79,7 +79,8 @@ class SuspenseUI(GameUI):
             embed.add_field(name="🤫 Secret card (you are the dealer)",
                             value=f"`{you['secret']}` {condition_text(you['secret'])}",
                             inline=False)
-        if you.get("must_play"):
+        me = view["players"][seat]
+        if view["turn"] == seat and not me["in_play"] and not view["over"]:
             embed.add_field(name="Your first turn", value="You must play a card this turn.",
                             inline=False)
         return embed

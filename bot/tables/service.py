@@ -301,7 +301,8 @@ class TableService:
         except GameOverError:
             raise TableError("This game is already over.") from None
         except (IllegalActionError, GameError, ValueError) as exc:
-            raise TableError(f"That move isn't allowed: {exc}") from None
+            detail = str(exc).strip()
+            raise TableError(detail or "That move isn't allowed right now.") from None
         previous_version = table.version
         table.state = step.state
         table.row.state = engine.dump(step.state)

@@ -273,3 +273,18 @@ async def test_restart_does_not_charge_the_downtime_to_the_player(fake, world, b
     assert table.meta["deadline"] > time.time() + 2  # a fresh full turn
     texts = "\n".join(m.text for m in fake.channel_messages(world.channel))
     assert "ran out of time" not in texts
+
+
+async def test_dms_only_when_a_players_private_view_changes(fake, world, bots, bot):
+    d = driver(fake, world, bots)
+    await d.open(world.alice, [world.bob], options="points_target=2")
+    start = {u.name: len(fake.dms(u)) for u in (world.alice, world.bob)}
+    table = d.table
+    [seat] = table.engine.waiting_for(table.state)
+    mover = d.seat_user(seat)
+    other = world.bob if mover is world.alice else world.alice
+    await d.take_turn(mover)
+    await fake.settle()
+    # the mover's hand changed; the other player's private view did not
+    assert len(fake.dms(mover)) == start[mover.name] + 1
+    assert len(fake.dms(other)) == start[other.name]
