@@ -113,11 +113,17 @@ class TableService:
         self._tick_task = asyncio.create_task(self._tick_loop(), name="table-timers")
 
     async def stop(self) -> None:
+        """Stop timers, AI seats and deliveries without cutting a move in half: each table's
+        lock is taken first, so a move being saved finishes before its task is cancelled."""
         tasks = [t for t in [self._tick_task] if t]
-        for table in self.live.values():
-            tasks += [t for t in (table.ai_task, table.delivery_task) if t and not t.done()]
-        for task in tasks:
-            task.cancel()
+        if self._tick_task:
+            self._tick_task.cancel()
+        for table in list(self.live.values()):
+            async with table.lock:
+                for task in (table.ai_task, table.delivery_task):
+                    if task and not task.done():
+                        task.cancel()
+                        tasks.append(task)
         await asyncio.gather(*tasks, return_exceptions=True)
 
     # ------------------------------------------------------------------ lookup
