@@ -55,6 +55,7 @@ class Publisher:
             await self._final(table)
             return
         await self._turn_notice(table)
+        table.meta["delivered_version"] = table.version
         await self.service.storage.save_meta(table.row)
 
     async def _edit_or_post(self, table: LiveTable, **content) -> None:

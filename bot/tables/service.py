@@ -109,7 +109,8 @@ class TableService:
                 self._reset_deadline(table, force=True)
                 await self.storage.save_meta(row)
                 self._schedule_ai(table)
-                self.schedule_delivery(table)
+                if row.meta.get("delivered_version") != row.version:
+                    self.schedule_delivery(table)  # messages for the last move may be missing
         self._tick_task = asyncio.create_task(self._tick_loop(), name="table-timers")
 
     async def stop(self) -> None:
