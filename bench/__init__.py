@@ -61,12 +61,23 @@ def load_average() -> str:
         return "?"
 
 
+def cpu_pressure() -> str:
+    """Linux PSI: share of the last 10 s / 60 s in which some task waited for a CPU."""
+    try:
+        with open("/proc/pressure/cpu") as fh:
+            some = fh.readline().split()
+        values = dict(item.split("=") for item in some[1:3])
+        return f"{float(values['avg10']):.0f}%/{float(values['avg60']):.0f}%"
+    except (OSError, ValueError, KeyError, IndexError):
+        return "?"
+
+
 def machine() -> str:
     """Interpreter, CPUs and the load average (1/5/15 min) when the script started: figures
     taken on a busy machine are slower, and CPU-time columns are the steadier ones."""
     return (f"{platform.python_implementation()} {platform.python_version()}, "
             f"{os.cpu_count()} CPU(s), {platform.machine()}, {platform.system()}, "
-            f"load average {load_average()}")
+            f"load average {load_average()}, CPU pressure (10 s/60 s) {cpu_pressure()}")
 
 
 class Stopwatch:

@@ -1,0 +1,447 @@
+"""Shared parts of the bot benchmarks (``bench.load``, ``bench.restart``).
+
+- :class:`BotProcess` runs the real bot in a child process (``bench.botproc``) against the
+  fake Discord served by this process, and reads its RSS and CPU time from ``/proc``.
+- :func:`build_world` makes one guild with a channel and distinct simulated players per table.
+- :class:`TableSim` plays one table the way people do: ``/<game> new``, Join, Start, then
+  whoever the board names under "To act" presses **Take my turn** and clicks through the
+  ephemeral panel (random choices) until the move is confirmed — or, with ``mode="slash"``,
+  types ``/<game> move`` and picks one of the autocomplete suggestions. Players only read
+  what Discord shows them (the board message), never the bot's memory.
+- :func:`split_calls` sorts the REST calls the bot made into public (guild channel),
+  private (DM channel, DM creation), interaction (callbacks, followups) and other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import pstats
+import random
+import re
+import sys
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench import ROOT, percentile, print_table
+
+MENTION = re.compile(r"<@!?(\d+)>")
+FOOTER_MOVE = re.compile(r"move (\d+)")
+CHANNEL_PATH = re.compile(r"^/channels/(\d+)")
+CONFIRM = "✅"
+
+
+# --------------------------------------------------------------------------- the bot process
+class BotProcess:
+    """``python -m bench.botproc`` as a child process; JSON lines on stdout, commands on stdin."""
+
+    def __init__(self, port: int, db: Path, guild_id: int, log_path: Path,
+                 profile: str | None = None, profile_out: Path | None = None,
+                 trace: bool = False, extra_args: list[str] | None = None) -> None:
+        self.port, self.db, self.guild_id = port, db, guild_id
+        self.trace = trace
+        self.extra_args = list(extra_args or [])
+        self.log_path, self.profile, self.profile_out = log_path, profile, profile_out
+        self.proc: asyncio.subprocess.Process | None = None
+        self.spawned_at = 0.0
+        self.ready: dict[str, Any] = {}
+        self._log = None
+
+    async def start(self, timeout: float = 120.0) -> dict[str, Any]:
+        cmd = [sys.executable, "-m", "bench.botproc", "--port", str(self.port),
+               "--db", str(self.db), "--guild", str(self.guild_id)]
+        if self.profile:
+            cmd += ["--profile", self.profile, "--profile-out", str(self.profile_out)]
+        if self.trace:
+            cmd.append("--trace")
+        cmd += self.extra_args
+        self._log = open(self.log_path, "a")  # noqa: SIM115 (closed in stop)
+        self.spawned_at = time.monotonic()
+        self.proc = await asyncio.create_subprocess_exec(
+            *cmd, cwd=str(ROOT), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=self._log, limit=2**24)
+        self.ready = await self.expect("ready", timeout)
+        return self.ready
+
+    async def expect(self, event: str, timeout: float = 60.0) -> dict[str, Any]:
+        assert self.proc is not None and self.proc.stdout is not None
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"bot process: no {event!r} within {timeout}s "
+                                   f"(see {self.log_path})")
+            line = await asyncio.wait_for(self.proc.stdout.readline(), remaining)
+            if not line:
+                raise RuntimeError(f"bot process exited before {event!r} (see {self.log_path})")
+            try:
+                data = json.loads(line)
+            except ValueError:
+                continue
+            if data.get("event") == "crashed":
+                raise RuntimeError(f"bot process crashed (see {self.log_path})")
+            if data.get("event") == event:
+                return data
+
+    async def send(self, command: str) -> None:
+        assert self.proc is not None and self.proc.stdin is not None
+        self.proc.stdin.write((command + "\n").encode())
+        await self.proc.stdin.drain()
+
+    async def stats(self) -> dict[str, Any]:
+        await self.send("stats")
+        return await self.expect("stats")
+
+    async def trace_reset(self) -> None:
+        if self.trace:
+            await self.send("trace-reset")
+            await self.expect("trace-reset")
+
+    async def trace_dump(self) -> dict[str, Any]:
+        if not self.trace:
+            return {}
+        await self.send("trace")
+        return await self.expect("trace")
+
+    async def profiling(self, on: bool) -> None:
+        if self.profile:
+            await self.send("prof-start" if on else "prof-stop")
+            await self.expect("prof-started" if on else "prof-stopped")
+
+    async def stop(self, timeout: float = 60.0) -> None:
+        if self.proc is None:
+            return
+        if self.proc.returncode is None:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await self.send("stop")
+            try:
+                await asyncio.wait_for(self.proc.wait(), timeout)
+            except TimeoutError:
+                self.proc.kill()
+                await self.proc.wait()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def rss(self) -> int:
+        try:
+            with open(f"/proc/{self.pid}/statm") as fh:
+                return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        except OSError:
+            return 0
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time of the bot process so far."""
+        try:
+            with open(f"/proc/{self.pid}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except OSError:
+            return 0.0
+
+    def log_problems(self) -> list[str]:
+        """ERROR/CRITICAL lines and tracebacks the bot logged."""
+        try:
+            lines = self.log_path.read_text(errors="replace").splitlines()
+        except OSError:
+            return []
+        return [ln for ln in lines if " ERROR " in ln or " CRITICAL " in ln
+                or ln.startswith("Traceback")]
+
+
+# --------------------------------------------------------------------------- the world
+@dataclass
+class TableSpec:
+    game: str
+    command: str
+    players: int
+
+
+def build_world(fake, specs: list[TableSpec], guild=None):
+    """One guild (made if not given); per table a channel and its own players (members).
+
+    The bot may already be connected: it hears about new channels by CHANNEL_CREATE.
+    """
+    guild = guild or fake.add_guild("Bench Club")
+    seats = []
+    for i, spec in enumerate(specs):
+        channel = fake.add_channel(guild, f"table-{i}")
+        users = [fake.add_user(f"p{i}-{k}") for k in range(spec.players)]
+        for user in users:
+            fake.add_member(guild, user)
+        seats.append((channel, users))
+    return guild, seats
+
+
+# --------------------------------------------------------------------------- one table
+@dataclass
+class TableSim:
+    fake: Any
+    spec: TableSpec
+    channel: Any
+    users: list[Any]
+    rng: random.Random
+    mode: str = "panel"
+    poll: float = 0.02
+    think: float = 0.0
+    table_id: int | None = None
+    board: Any = None
+    moves: int = 0
+    games_started: int = 0
+    games_finished: int = 0
+    latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    interaction_ids: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+    errors: Counter = field(default_factory=Counter)
+    last_error: str = ""
+
+    # ---------------------------------------------------------------- reading the board
+    def board_state(self) -> tuple[int, list[Any], bool]:
+        """(version shown, players the board says must act, game over?)"""
+        embeds = self.board.embeds or [{}]
+        header = embeds[0]
+        description = header.get("description") or ""
+        footer = (header.get("footer") or {}).get("text", "")
+        match = FOOTER_MOVE.search(footer)
+        version = int(match.group(1)) if match else -1
+        over = "Game over" in description or self.board.deleted
+        ids = [int(m) for m in MENTION.findall(description.split("\n", 1)[0])]
+        by_id = {u.id: u for u in self.users}
+        return version, [by_id[i] for i in ids if i in by_id], over
+
+    async def _find_board(self, timeout: float) -> None:
+        marker = f"t:{self.table_id}:hand"
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for message in reversed(self.fake.channel_messages(self.channel)):
+                if any(marker in c.get("custom_id", "") for c in message.buttons()):
+                    self.board = message
+                    return
+            await asyncio.sleep(self.poll)
+        raise TimeoutError(f"table {self.table_id}: no board after {timeout}s")
+
+    async def wait_turn(self, newer_than: int, timeout: float) -> tuple[int, list[Any], bool]:
+        """Wait until the board shows a version after `newer_than` naming a human (or the end)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            version, actors, over = self.board_state()
+            if over or (version > newer_than and actors):
+                return version, actors, over
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"table {self.table_id}: board stuck at move {version}")
+            await asyncio.sleep(self.poll)
+
+    # ---------------------------------------------------------------- interactions
+    async def _interact(self, kind: str, coro):
+        result = await coro
+        self.latencies[kind].append(result.latency)
+        self.interaction_ids[kind].append(result.interaction_id)
+        return result
+
+    async def open(self, timeout: float = 120.0) -> None:
+        host, *others = self.users
+        result = await self._interact("lobby", self.fake.slash(
+            host, f"{self.spec.command} new", channel=self.channel, timeout=timeout))
+        lobby = result.message
+        found = re.search(r"t:(\d+):join", json.dumps(lobby.components)) if lobby else None
+        if found is None:
+            raise RuntimeError(f"no lobby: {result.text[:200]}")
+        self.table_id = int(found.group(1))
+        for user in others:
+            await self._interact("lobby", self.fake.click(
+                user, lobby, f"t:{self.table_id}:join", timeout=timeout))
+        result = await self._interact("lobby", self.fake.click(
+            host, lobby, f"t:{self.table_id}:start", timeout=timeout))
+        if "started" not in result.text:
+            raise RuntimeError(f"could not start: {result.text[:200]}")
+        self.games_started += 1
+        self.board = None
+        await self._find_board(timeout)
+
+    async def move(self, user, timeout: float) -> bool:
+        if self.mode == "slash":
+            return await self._move_by_slash(user, timeout)
+        return await self._move_by_panel(user, timeout)
+
+    async def _move_by_panel(self, user, timeout: float) -> bool:
+        turn_id = next((c["custom_id"] for c in self.board.buttons()
+                        if c["custom_id"].startswith(f"t:{self.table_id}:turn")), None)
+        if turn_id is None:
+            return False
+        result = await self._interact("turn", self.fake.click(user, self.board, turn_id,
+                                                              timeout=timeout))
+        for _ in range(12):
+            if result.modal is not None:  # a move that carries text (e.g. Hidden Rules)
+                fields = {c.get("custom_id"): "bench" for c in _inputs(result.modal.components)}
+                result = await self._interact("move", self.fake.submit_modal(
+                    user, result.modal.custom_id, fields, timeout=timeout))
+                return self._confirmed(result)
+            text = result.text
+            if CONFIRM in text or "⚠️" in text or "out of date" in text:
+                return self._confirmed(result)
+            message = result.message
+            comps = [c for c in message.buttons()
+                     if not (c.get("label") or "").startswith("Back")]
+            selects = [c for c in comps if c.get("type") == 3]
+            if selects:
+                options = [o for o in selects[0]["options"] if not o["value"].startswith("page:")]
+                pick = self.rng.choice(options)
+                coro = self.fake.select(user, message, selects[0]["custom_id"], [pick["value"]],
+                                        timeout=timeout)
+            elif comps:
+                coro = self.fake.click(user, message, self.rng.choice(comps)["custom_id"],
+                                       timeout=timeout)
+            else:
+                return self._confirmed(result)
+            result = await self._interact("panel", coro)
+        self.errors["panel never reached a move"] += 1
+        return False
+
+    async def _move_by_slash(self, user, timeout: float) -> bool:
+        command = f"{self.spec.command} move"
+        start = time.monotonic()
+        choices = await self.fake.autocomplete(user, command, focused="action",
+                                               channel=self.channel, timeout=timeout)
+        self.latencies["autocomplete"].append(time.monotonic() - start)
+        if not choices:
+            self.errors["no autocomplete choices"] += 1
+            return False
+        pick = self.rng.choice(choices)
+        result = await self._interact("move", self.fake.slash(
+            user, command, {"action": pick["value"]}, channel=self.channel, timeout=timeout))
+        return self._confirmed(result)
+
+    def _confirmed(self, result) -> bool:
+        text = result.text
+        if CONFIRM in text:
+            self.moves += 1
+            return True
+        reason = text.split("\n", 1)[0][:80] or f"callback type {result.type}"
+        self.errors[re.sub(r"\d+", "N", reason)] += 1
+        self.last_error = text
+        return False
+
+    # ---------------------------------------------------------------- the loop
+    async def play(self, *, moves: int, deadline: float, timeout: float,
+                   new_games: bool = True) -> None:
+        """Make `moves` confirmed moves (opening new games as games end) or stop at deadline."""
+        seen = -1
+        target = self.moves + moves
+        while self.moves < target and time.monotonic() < deadline:
+            try:
+                version, actors, over = await self.wait_turn(
+                    seen, min(timeout, max(deadline - time.monotonic(), 0.1)))
+            except TimeoutError as exc:
+                if time.monotonic() >= deadline:
+                    return
+                self.errors[str(exc).split(":")[1].strip()[:40]] += 1
+                return
+            if over:
+                self.games_finished += 1
+                if not new_games:
+                    return
+                await self.open(timeout)
+                seen = -1
+                continue
+            if self.think:
+                await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+            await self.move(actors[0], timeout)
+            seen = version
+
+
+def _inputs(components: list[dict]) -> list[dict]:
+    out = []
+    for comp in components:
+        if comp.get("type") == 1:
+            out.extend(c for c in comp.get("components", []) if "custom_id" in c)
+        elif isinstance(comp.get("component"), dict):
+            out.append(comp["component"])
+        elif "custom_id" in comp:
+            out.append(comp)
+    return out
+
+
+# --------------------------------------------------------------------------- REST calls
+def split_calls(fake, since: int, until: int | None = None) -> dict[str, Any]:
+    """Classify the bot's REST calls in `fake.calls[since:until]`."""
+    from fakediscord.models import CHANNEL_DM
+
+    counts: Counter[str] = Counter()
+    routes: dict[str, Counter[str]] = defaultdict(Counter)
+    statuses: Counter[int] = Counter()
+    for call in fake.calls[since:until]:
+        path = call.path
+        if path.startswith(("/interactions/", "/webhooks/")):
+            kind = "interaction"
+        elif path.startswith("/users/@me/channels"):
+            kind = "private"
+        else:
+            match = CHANNEL_PATH.match(path)
+            channel = fake.channels.get(int(match.group(1))) if match else None
+            if channel is None:
+                kind = "other"
+            elif channel.type == CHANNEL_DM:
+                kind = "private"
+            else:
+                kind = "public"
+        counts[kind] += 1
+        routes[kind][call.route] += 1
+        statuses[call.status or 0] += 1
+    return {"counts": counts, "routes": routes, "statuses": statuses}
+
+
+def ack_legs(fake, trace: dict[str, Any], ids: list[int]) -> dict[str, list[float]]:
+    """Split each interaction's ack time into fake→bot, inside the bot, bot→fake."""
+    legs: dict[str, list[float]] = {"fake → bot loop": [], "inside the bot": [],
+                                    "callback → fake": []}
+    received, callback = trace.get("received", {}), trace.get("callback", {})
+    for iid in ids:
+        pending = fake.interactions.get(iid)
+        got, answered = received.get(str(iid)), callback.get(str(iid))
+        if pending is None or pending.acked_at is None or got is None or answered is None:
+            continue
+        legs["fake → bot loop"].append(got - pending.dispatched_at)
+        legs["inside the bot"].append(answered - got)
+        legs["callback → fake"].append(pending.acked_at - answered)
+    return legs
+
+
+def latency_summary(values: list[float]) -> dict[str, float]:
+    return {"n": len(values), "p50_ms": percentile(values, 50) * 1e3,
+            "p90_ms": percentile(values, 90) * 1e3, "p99_ms": percentile(values, 99) * 1e3,
+            "max_ms": max(values, default=float("nan")) * 1e3}
+
+
+# --------------------------------------------------------------------------- profiles
+def print_profile(kind: str, path: Path, top: int = 25) -> None:
+    if not path.exists():
+        print(f"(no profile written at {path})")
+        return
+    if kind == "cprofile":
+        for key in ("tottime", "cumulative"):
+            print(f"\n### bot process cProfile, sorted by {key}\n")
+            print("```")
+            stats = pstats.Stats(str(path), stream=sys.stdout)
+            stats.strip_dirs().sort_stats(key).print_stats(top)
+            print("```")
+        return
+    report = json.loads(path.read_text())
+    print(f"\n### bot process sampling profile ({report['samples']} samples every "
+          f"{report['interval'] * 1e3:.0f} ms of the main thread)\n")
+    for key, title in (("leaf", "innermost frame"),
+                       ("ours", "innermost frame in bot/, cogs/ or engines/")):
+        print(f"\n{title}:\n")
+        print_table(["where", "samples", "share"],
+                    [[k, v, f"{s:.1%}"] for k, v, s in report[key]])
+    print("\nhottest stacks (innermost first, 6 frames):\n")
+    for k, _count, s in report["stacks"][:12]:
+        print(f"- {s:.1%} {k}")

@@ -1,0 +1,449 @@
+"""The real bot under load: N concurrent tables of simulated people against the fake Discord.
+
+The bot runs in its own process (``bench.botproc``: ``create_bot(Settings(discord_token=
+"fake-token", database_path=<temp file>, ai_delay=0, turn_seconds=0, dev_guild_id=...))``);
+this process serves the fake Discord and plays. Per N (``--tables 10,100,500``):
+
+1. setup — N channels, each with its own human players; every table is opened the way
+   people do it: ``/<game> new``, **Join** clicks, **Start**. Tables are spread round-robin
+   over the games the bot registered (``bot.tables.uis``); players per table: ``--players``.
+2. play — all tables at once, each player acting as fast as the game allows: when the board
+   names them under "To act" they press **Take my turn** and click through the ephemeral
+   panel (random legal choices) until the move is confirmed (``--mode panel``, the default;
+   that is what the board offers). ``--mode slash`` types ``/<game> move`` instead and picks
+   one of the autocomplete suggestions. Every table stops after ``--moves`` confirmed moves
+   (a finished game is followed by a new one) or at ``--duration`` seconds.
+3. limits — the same for ``--limits-seconds`` with the fake enforcing Discord-like rate
+   limits (``--per-route`` requests per ``--per-seconds`` per route and channel, and
+   ``--global-per-second``); reports the 429 answers per route and global.
+
+Figures: time from INTERACTION_CREATE to the interaction callback (the fake's
+``ack_latencies``: p50/p99/max, and per kind of click), REST calls per confirmed move split
+into public (guild channel), private (DM channel + DM creation) and interaction replies,
+the bot's RSS growth per table, and CPU use of both processes. Goals: p99 ack < 50 ms at
+500 tables; ≤ 2 public calls per move plus one private call per player whose private view
+changed (a DM message is only sent for a changed view, so: no private calls beyond the DM
+messages themselves); no 429 under the fake's limits.
+
+    python -m bench.load                           # 10 and 100 tables, 10 moves each
+    python -m bench.load --tables 500 --moves 20 --limits-seconds 60
+    python -m bench.load --tables 100 --profile sample   # where the bot's time goes
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from bench import machine, median, player_counts, print_table, verdict, write_json
+from bench.harness import (
+    BotProcess,
+    TableSim,
+    TableSpec,
+    ack_legs,
+    build_world,
+    latency_summary,
+    print_profile,
+    split_calls,
+)
+
+GOAL_P99_MS = 50.0
+GOAL_PUBLIC_PER_MOVE = 2.0
+
+
+def table_specs(uis: dict[str, str], n: int, players: str, games: str | None) -> list[TableSpec]:
+    from engines import ENGINES
+
+    names = sorted(uis)
+    if games:
+        wanted = [g.strip() for g in games.split(",") if g.strip()]
+        missing = [g for g in wanted if g not in uis]
+        if missing:
+            raise SystemExit(f"game(s) {missing} have no cog in the bot; it has {names}")
+        names = wanted
+    if not names:
+        raise SystemExit("the bot registered no game UI (bot.tables.uis is empty)")
+    specs = []
+    for i in range(n):
+        name = names[i % len(names)]
+        specs.append(TableSpec(name, uis[name], player_counts(ENGINES[name], players)[0]))
+    return specs
+
+
+async def gather_sims(sims: list[TableSim], make) -> Counter:
+    """Run `make(sim)` for every table; count exceptions by type and first words."""
+    failures: Counter = Counter()
+    results = await asyncio.gather(*(make(sim) for sim in sims), return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            failures[f"{type(result).__name__}: {str(result)[:90]}"] += 1
+    return failures
+
+
+def phase_latencies(sims: list[TableSim]) -> dict[str, list[float]]:
+    merged: dict[str, list[float]] = {}
+    for sim in sims:
+        for kind, values in sim.latencies.items():
+            merged.setdefault(kind, []).extend(values)
+    return merged
+
+
+def reset(sims: list[TableSim]) -> None:
+    for sim in sims:
+        sim.latencies.clear()
+        sim.interaction_ids.clear()
+        sim.errors.clear()
+
+
+async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
+    from fakediscord import FakeDiscord
+
+    fake = await FakeDiscord(timeout=args.timeout).start()
+    guild = fake.add_guild("Bench Club")
+    profile_out = workdir / f"profile-{n}.out"
+    bot = BotProcess(fake.port, workdir / f"load-{n}.db", guild.id, workdir / f"bot-{n}.log",
+                     profile=args.profile, profile_out=profile_out, trace=not args.no_trace,
+                     extra_args=args.bot_args.split() if args.bot_args else None)
+    result: dict[str, Any] = {"tables": n}
+    try:
+        ready = await bot.start()
+        specs = table_specs(ready["uis"], n, args.players, args.games)
+        # the guild exists; add the channels and players now (the bot hears CHANNEL_CREATE)
+        _, seats = build_world(fake, specs, guild)
+        await fake.settle(timeout=60)
+        rng = random.Random(args.seed)
+        sims = [TableSim(fake, spec, channel, users, random.Random(rng.random()),
+                         mode=args.mode, poll=args.poll, think=args.think)
+                for spec, (channel, users) in zip(specs, seats, strict=True)]
+        rss_base = bot.rss()
+        result.update(games=Counter(s.game for s in specs),
+                      players=Counter(s.players for s in specs))
+        print(f"\n## {n} tables: {dict(result['games'])}, players per table "
+              f"{dict(result['players'])}", flush=True)
+
+        # ---- setup
+        semaphore = asyncio.Semaphore(args.open_concurrency or n)
+
+        async def open_table(sim: TableSim) -> None:
+            async with semaphore:
+                await sim.open(args.timeout)
+
+        t0 = time.monotonic()
+        mark = fake.mark()
+        setup_failures = await gather_sims(sims, open_table)
+        await fake.settle(quiet=0.2, timeout=120)
+        setup_s = time.monotonic() - t0
+        lobby = phase_latencies(sims).get("lobby", [])
+        result["setup"] = {"seconds": setup_s, "failures": setup_failures,
+                           "ack": latency_summary(lobby),
+                           "calls": split_calls(fake, mark)["counts"]}
+        print(f"  setup: {n - sum(setup_failures.values())}/{n} tables started in "
+              f"{setup_s:.1f}s, lobby clicks p99 {result['setup']['ack']['p99_ms']:.0f} ms",
+              flush=True)
+        if setup_failures:
+            print(f"  setup failures: {dict(setup_failures)}")
+        live = [s for s in sims if s.board is not None]
+        reset(sims)
+
+        # ---- play
+        await bot.trace_reset()
+        await bot.profiling(True)
+        cpu_bot, cpu_me = bot.cpu_seconds(), time.process_time()
+        ack_mark, mark = len(fake.ack_latencies), fake.mark()
+        moves_before = sum(s.moves for s in live)
+        t0 = time.monotonic()
+        deadline = t0 + args.duration
+        failures = await gather_sims(live, lambda s: s.play(
+            moves=args.moves, deadline=deadline, timeout=args.timeout))
+        play_s = time.monotonic() - t0
+        await fake.settle(quiet=0.3, timeout=120)
+        settle_s = time.monotonic() - t0
+        await bot.profiling(False)
+        trace = await bot.trace_dump()
+        moves = sum(s.moves for s in live) - moves_before
+        calls = split_calls(fake, mark)
+        acks = fake.ack_latencies[ack_mark:]
+        kinds = phase_latencies(live)
+        rss_after = bot.rss()
+        dm_posts = sum(count for route, count in calls["routes"]["private"].items()
+                       if route.startswith("POST /channels/"))
+        per_move = {k: calls["counts"][k] / moves if moves else float("nan")
+                    for k in ("public", "private", "interaction", "other")}
+        result["play"] = {
+            "seconds": play_s, "settle_seconds": settle_s, "moves": moves,
+            "moves_per_s": moves / play_s if play_s else 0.0,
+            "ack": latency_summary(acks), "by_kind": {k: latency_summary(v)
+                                                      for k, v in kinds.items()},
+            "late_acks": len(fake.late_acks), "calls": calls["counts"],
+            "routes": {k: dict(v) for k, v in calls["routes"].items()},
+            "statuses": dict(calls["statuses"]), "per_move": per_move,
+            "dm_posts_per_move": dm_posts / moves if moves else float("nan"),
+            "extra_private_per_move": (calls["counts"]["private"] - dm_posts) / moves
+            if moves else float("nan"),
+            "bot_cpu": (bot.cpu_seconds() - cpu_bot) / settle_s,
+            "bot_cpu_ms_per_move": (bot.cpu_seconds() - cpu_bot) * 1e3 / moves
+            if moves else float("nan"),
+            "driver_cpu": (time.process_time() - cpu_me) / settle_s,
+            "errors": sum((s.errors for s in live), Counter()), "failures": failures,
+            "rss_base": rss_base, "rss_after": rss_after,
+            "rss_per_table_kb": (rss_after - rss_base) / n / 1024,
+        }
+        if trace:
+            ids: dict[str, list[int]] = {}
+            for sim in live:
+                for kind, values in sim.interaction_ids.items():
+                    ids.setdefault(kind, []).extend(values)
+            every = [i for values in ids.values() for i in values]
+            result["play"]["legs"] = {leg: latency_summary(v) for leg, v in
+                                      ack_legs(fake, trace, every).items()}
+            result["play"]["legs_by_kind"] = {
+                kind: {leg: latency_summary(v) for leg, v in ack_legs(fake, trace, i).items()}
+                for kind, i in ids.items()}
+            result["play"]["loop_lag"] = latency_summary(trace["loop_lag"])
+            result["play"]["storage"] = {k: latency_summary(v)
+                                         for k, v in trace["storage"].items()}
+            pauses = trace.get("gc_pauses", [])
+            result["play"]["gc"] = {
+                "collections": len(pauses), "total_ms": sum(p for _, p in pauses) * 1e3,
+                "max_ms": max((p for _, p in pauses), default=0.0) * 1e3,
+                "gen2": sum(1 for g, _ in pauses if g == 2)}
+            result["play"]["stalls"] = trace.get("stalls", [])
+        p = result["play"]
+        print(f"  play: {moves} moves in {play_s:.1f}s ({p['moves_per_s']:.0f}/s), ack p50 "
+              f"{p['ack']['p50_ms']:.1f} ms p99 {p['ack']['p99_ms']:.1f} ms max "
+              f"{p['ack']['max_ms']:.0f} ms; per move: public {per_move['public']:.2f}, "
+              f"private {per_move['private']:.2f}; bot CPU {p['bot_cpu']:.0%}", flush=True)
+        if p["errors"] or failures:
+            print(f"  refusals/errors: {dict(p['errors'])} {dict(failures)}")
+
+        # ---- limits
+        if args.limits_seconds > 0:
+            reset(live)
+            before = fake.rate_limit_stats
+            per_route_before, global_before = Counter(before.per_route), before.global_
+            fake.enforce_rate_limits(args.per_route, args.per_seconds, args.global_per_second)
+            ack_mark, mark = len(fake.ack_latencies), fake.mark()
+            moves_before = sum(s.moves for s in live)
+            t0 = time.monotonic()
+            failures = await gather_sims(live, lambda s: s.play(
+                moves=10**9, deadline=t0 + args.limits_seconds, timeout=args.timeout))
+            limit_s = time.monotonic() - t0
+            try:
+                await fake.settle(quiet=0.5, timeout=max(60.0, args.limits_seconds))
+                drained = True
+            except AssertionError:
+                drained = False
+            drain_s = time.monotonic() - t0 - limit_s
+            stats = fake.rate_limit_stats
+            per_route = Counter(stats.per_route) - per_route_before
+            moves = sum(s.moves for s in live) - moves_before
+            calls = split_calls(fake, mark)
+            result["limits"] = {
+                "seconds": limit_s, "drain_seconds": drain_s, "drained": drained,
+                "moves": moves, "moves_per_s": moves / limit_s if limit_s else 0.0,
+                "per_route_429": dict(per_route), "global_429": stats.global_ - global_before,
+                "total_429": sum(per_route.values()) + stats.global_ - global_before,
+                "ack": latency_summary(fake.ack_latencies[ack_mark:]),
+                "calls": calls["counts"],
+                "rest_per_s": sum(v for k, v in calls["counts"].items()
+                                  if k != "interaction") / (limit_s + drain_s),
+                "errors": sum((s.errors for s in live), Counter()), "failures": failures,
+                "limits": (args.per_route, args.per_seconds, args.global_per_second),
+            }
+            fake.disable_rate_limits()
+            q = result["limits"]
+            print(f"  limits: {moves} moves in {limit_s:.0f}s ({q['moves_per_s']:.1f}/s), "
+                  f"429s: {q['total_429']} (global {q['global_429']}, per route "
+                  f"{dict(per_route)}), drained after {drain_s:.1f}s", flush=True)
+        result["bot_stats"] = stats = await bot.stats()
+        print(f"  bot heap after the run: {stats['gc_objects']:,} objects tracked by the GC "
+              f"(a full collection took {stats['full_gc_seconds'] * 1e3:.0f} ms), "
+              f"{stats['cached_messages']} cached messages, {stats['tasks']} asyncio tasks",
+              flush=True)
+        problems = bot.log_problems()
+        result["bot_log_problems"] = len(problems)
+        if problems:
+            print(f"  the bot logged {len(problems)} error line(s), first: {problems[0][:160]}")
+    finally:
+        await bot.stop()
+        await fake.stop()
+    if args.profile:
+        print(f"\n## Profile of the bot process during the play phase, {n} tables")
+        print_profile(args.profile, profile_out, args.top)
+    return result
+
+
+def report(results: list[dict[str, Any]], args) -> None:
+    print("\n## Play phase (no rate limits): acknowledgement latency and REST calls per move\n")
+    rows = []
+    for r in results:
+        p = r.get("play")
+        if not p:
+            continue
+        rows.append([r["tables"], p["moves"], p["moves_per_s"], p["ack"]["p50_ms"],
+                     p["ack"]["p99_ms"], p["ack"]["max_ms"],
+                     verdict(p["ack"]["p99_ms"] < GOAL_P99_MS),
+                     p["per_move"]["public"], verdict(p["per_move"]["public"]
+                                                      <= GOAL_PUBLIC_PER_MOVE),
+                     p["per_move"]["private"], p["dm_posts_per_move"],
+                     p["extra_private_per_move"], p["per_move"]["interaction"],
+                     p["rss_per_table_kb"], p["bot_cpu_ms_per_move"], f"{p['bot_cpu']:.0%}",
+                     f"{p['driver_cpu']:.0%}"])
+    print_table(["tables", "moves", "moves/s", "ack p50 ms", "ack p99 ms", "ack max ms",
+                 f"p99 < {GOAL_P99_MS:g} ms", "public/move", "≤ 2", "private/move",
+                 "DMs/move", "extra private/move", "interaction/move", "RSS KiB/table",
+                 "bot CPU ms/move", "bot CPU", "fake+players CPU"], rows, digits=2)
+    print("\nack = INTERACTION_CREATE sent by the fake → the bot's callback received (every "
+          "interaction of the phase). DMs/move = DM messages posted (one per changed private "
+          "view); extra private = private calls beyond those (DM channel creation). CPU = "
+          "share of one core over the phase; bot CPU ms/move = the bot process's CPU time "
+          "(all its threads) / confirmed moves, which does not depend on how busy the machine "
+          "is.")
+    kinds = sorted({k for r in results if r.get("play") for k in r["play"]["by_kind"]})
+    if kinds:
+        print("\n### Acknowledgement latency by kind of interaction (p50 / p99 ms)\n")
+        print_table(["tables", *kinds],
+                    [[r["tables"], *(f"{r['play']['by_kind'][k]['p50_ms']:.1f} / "
+                                     f"{r['play']['by_kind'][k]['p99_ms']:.1f}"
+                                     if k in r["play"]["by_kind"] else "—" for k in kinds)]
+                     for r in results if r.get("play")])
+        print("\nlobby = /new, Join, Start (setup phase); turn = Take my turn; panel = a choice "
+              "in the panel; move = the click (or /move) that applies the move.")
+    traced = [r for r in results if r.get("play", {}).get("legs")]
+    if traced:
+        print("\n### Where the acknowledgement time goes (p50 / p99 ms)\n")
+        legs = list(traced[0]["play"]["legs"])
+        print_table(["tables", *legs, "bot loop lag", "save_table", "save_meta"],
+                    [[r["tables"],
+                      *(f"{r['play']['legs'][leg]['p50_ms']:.1f} / "
+                        f"{r['play']['legs'][leg]['p99_ms']:.1f}" for leg in legs),
+                      f"{r['play']['loop_lag']['p50_ms']:.1f} / "
+                      f"{r['play']['loop_lag']['p99_ms']:.1f}",
+                      *(f"{r['play']['storage'][k]['p50_ms']:.1f} / "
+                        f"{r['play']['storage'][k]['p99_ms']:.1f}"
+                        if k in r["play"]["storage"] else "—"
+                        for k in ("save_table", "save_meta"))] for r in traced])
+        print("\nfake → bot loop: from the fake sending INTERACTION_CREATE to the bot's event "
+              "loop reading it off the socket; inside the bot: from there to the bot starting "
+              "its callback request (decode, dispatch, handler, lock, SQLite); callback → fake: "
+              "until the fake received the callback. bot loop lag: how late a 5 ms sleep "
+              "wakes up in the bot. save_table/save_meta: one awaited storage call.")
+        for r in traced:
+            gc = r["play"]["gc"]
+            print(f"\n{r['tables']} tables: {gc['collections']} garbage collections in the bot "
+                  f"({gc['gen2']} full), {gc['total_ms']:.0f} ms in all, longest "
+                  f"{gc['max_ms']:.1f} ms.")
+            if r["play"]["stalls"]:
+                print(f"{r['tables']} tables, where the bot's loop was when it stalled > 50 ms "
+                      "(innermost first):")
+                for where, count in r["play"]["stalls"][:8]:
+                    print(f"  - {count}× {where}")
+        for r in traced:
+            print(f"\n{r['tables']} tables, inside the bot by kind (p50 / p99 ms): " + ", ".join(
+                f"{kind} {v['inside the bot']['p50_ms']:.1f} / {v['inside the bot']['p99_ms']:.1f}"
+                for kind, v in sorted(r["play"]["legs_by_kind"].items())))
+    if kinds:
+        print("\n### Setup phase\n")
+        print_table(["tables", "seconds", "lobby p50 ms", "lobby p99 ms", "lobby max ms",
+                     "failures"],
+                    [[r["tables"], r["setup"]["seconds"], r["setup"]["ack"]["p50_ms"],
+                      r["setup"]["ack"]["p99_ms"], r["setup"]["ack"]["max_ms"],
+                      sum(r["setup"]["failures"].values())] for r in results if r.get("setup")])
+    biggest = next((r for r in reversed(results) if r.get("play")), None)
+    if biggest:
+        print(f"\n### REST calls by route during play, {biggest['tables']} tables "
+              f"({biggest['play']['moves']} moves)\n")
+        rows = []
+        for kind, routes in sorted(biggest["play"]["routes"].items()):
+            for route, count in sorted(routes.items(), key=lambda kv: -kv[1]):
+                rows.append([kind, route, count, count / max(biggest["play"]["moves"], 1)])
+        print_table(["side", "route", "calls", "per move"], rows, digits=2)
+    limited = [r for r in results if r.get("limits")]
+    if limited:
+        lim = limited[0]["limits"]["limits"]
+        print(f"\n## Rate-limit phase: the fake enforces {lim[0]} requests / {lim[1]:g} s per "
+              f"route and channel, {lim[2]} requests/s global\n")
+        print_table(["tables", "seconds", "moves", "moves/s", "REST/s (non-interaction)",
+                     "429 per route", "429 global", "no 429", "ack p99 ms", "drained after s"],
+                    [[r["tables"], r["limits"]["seconds"], r["limits"]["moves"],
+                      r["limits"]["moves_per_s"], r["limits"]["rest_per_s"],
+                      sum(r["limits"]["per_route_429"].values()), r["limits"]["global_429"],
+                      verdict(r["limits"]["total_429"] == 0), r["limits"]["ack"]["p99_ms"],
+                      r["limits"]["drain_seconds"]] for r in limited], digits=1)
+        for r in limited:
+            if r["limits"]["per_route_429"]:
+                print(f"- {r['tables']} tables, 429 by route: {r['limits']['per_route_429']}")
+
+
+async def amain(args) -> int:
+    sizes = [int(x) for x in args.tables.split(",") if x.strip()]
+    print(f"# bench.load — {machine()}")
+    print(f"# mode={args.mode}, {args.moves} moves per table (or {args.duration:g}s), "
+          f"players={args.players}, bot in its own process, fake Discord + players here")
+    results = []
+    with tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
+        workdir = Path(args.workdir or tmp)
+        workdir.mkdir(parents=True, exist_ok=True)
+        for n in sizes:
+            results.append(await run_one(n, args, workdir))
+    report(results, args)
+    if any(r.get("play") for r in results):
+        biggest = max((r for r in results if r.get("play")), key=lambda r: r["tables"])
+        print(f"\nmedian moves/s across sizes: "
+              f"{median(r['play']['moves_per_s'] for r in results if r.get('play')):.0f}; "
+              f"largest run: {biggest['tables']} tables")
+    write_json(args.json, {"machine": machine(), "args": vars(args), "results": results})
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", default="10,100",
+                        help="comma list of concurrent table counts (10,100); e.g. 10,100,500")
+    parser.add_argument("--games", help="comma list of games to use (default: every game the "
+                        "bot registered, round-robin)")
+    parser.add_argument("--players", default="typical",
+                        help="humans per table: typical (4, clamped), min, max or N")
+    parser.add_argument("--moves", type=int, default=10,
+                        help="confirmed moves per table in the play phase (10)")
+    parser.add_argument("--duration", type=float, default=120.0,
+                        help="time budget of the play phase in seconds (120)")
+    parser.add_argument("--mode", choices=("panel", "slash"), default="panel",
+                        help="how players move: the Take my turn panel, or /<game> move")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean pause before each move, seconds (0 = as fast as possible)")
+    parser.add_argument("--limits-seconds", type=float, default=20.0,
+                        help="length of the rate-limit phase (20; 0 = skip it)")
+    parser.add_argument("--per-route", type=int, default=5)
+    parser.add_argument("--per-seconds", type=float, default=5.0)
+    parser.add_argument("--global-per-second", type=int, default=50)
+    parser.add_argument("--open-concurrency", type=int, default=0,
+                        help="tables opened at once in the setup (0 = all)")
+    parser.add_argument("--poll", type=float, default=0.02,
+                        help="how often a player looks at the board, seconds (0.02)")
+    parser.add_argument("--timeout", type=float, default=60.0,
+                        help="how long a player waits for an answer (60)")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--profile", choices=("cprofile", "sample"),
+                        help="profile the bot process during the play phase")
+    parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--bot-args", help="extra arguments for the bot process, e.g. "
+                        "\"--switch-interval 0.0005\" (see python -m bench.botproc --help)")
+    parser.add_argument("--no-trace", action="store_true",
+                        help="do not timestamp interactions inside the bot (on by default: "
+                        "it splits the ack time into its legs)")
+    parser.add_argument("--workdir", help="keep the databases, bot logs and profiles here "
+                        "(default: a temporary directory, deleted)")
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    return asyncio.run(amain(parser.parse_args(argv)))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
