@@ -338,10 +338,15 @@ def main(argv: list[str] | None = None) -> int:
                         "hand-over between the event loop and the SQLite thread)")
     parser.add_argument("--profile", choices=("cprofile", "sample"))
     parser.add_argument("--profile-out", help="where --profile writes its result")
+    parser.add_argument("--profile-from-start", action="store_true",
+                        help="profile from the process start (imports, create_bot, setup_hook) "
+                        "until prof-stop")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     PROFILING.kind, PROFILING.out = args.profile, args.profile_out
+    if args.profile and args.profile_from_start:
+        PROFILING.start()
     if args.switch_interval:
         sys.setswitchinterval(args.switch_interval)
     try:
