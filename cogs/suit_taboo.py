@@ -354,6 +354,9 @@ class SuitTabooCog(GameCog, group_name="suittaboo", group_description="Play Suit
                 table.engine.waiting_for(table.state)))
             raise TableError(f"It's not your turn — waiting for {waiting or 'nobody'}.")
         mine = [a for a in legal if isinstance(a, kind)]
+        if not mine and all(isinstance(a, Accuse) for a in legal):
+            raise TableError("The round is over: before the reveal you, McNulty, name who "
+                             "holds each black ace — `/suittaboo accuse` or **Take my turn**.")
         if not mine:
             raise TableError(why_not)
         return table, seat, mine

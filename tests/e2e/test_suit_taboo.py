@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engines.cards import Card
+from engines.cards import JOKER, Card
+from engines.core import render_seats
 from engines.suit_taboo import Build, Cast, DropOut, Pick
 from tests.e2e.driver import TableDriver
 
@@ -189,3 +190,184 @@ async def test_every_move_by_slash_command_with_autocomplete_and_refusals(fake, 
     if d.table is not None:
         done = await fake.slash(world.alice, "suittaboo cancel", channel=d.channel)
         assert "Cancelled" in done.text and d.table is None
+
+
+# --------------------------------------------------------------------------- Taboo on the Wire
+async def open_with_human_joker(fake, world, d: TableDriver, options: str) -> int:
+    """Open wire tables until round 1 deals the joker to a human (3 of the 4 seats are
+    human, so this takes one or two tries); returns McNulty's seat."""
+    for _ in range(25):
+        await d.open(world.alice, [world.bob, world.carol], ai=1, options=options)
+        table = d.table
+        for seat in range(len(table.seats)):
+            if not table.is_ai(seat) and private_view(d, seat)["role"] == str(JOKER):
+                return seat
+        done = await fake.slash(world.alice, "suittaboo cancel", channel=d.channel)
+        assert "Cancelled" in done.text
+    raise AssertionError("the joker never went to a human")
+
+
+async def test_wire_round_pauses_for_a_human_mcnulty_to_accuse(fake, world, bots, bot):
+    d = driver(fake, world, bots)
+    joker = await open_with_human_joker(fake, world, d, "wire=true " + SHORT)
+    mcnulty = d.seat_user(joker)
+    board = d.board()
+    assert "Taboo on the Wire" in board.text
+    dm = fake.dms(mcnulty)[-1].text
+    assert "On the wire you are **McNulty**" in dm
+    # play round 1 through the panel until it ends: then only McNulty may act
+    for _ in range(200):
+        seat = await next_human(fake, d)
+        if d.table.state.phase == "accuse":
+            break
+        assert d.table.state.round_no == 1
+        assert "✅" in await d.take_turn(d.seat_user(seat))
+        await fake.settle()
+        d.assert_no_leaks()
+    assert d.table.state.phase == "accuse" and seat == joker
+    await fake.settle()
+    board = d.board()
+    assert "Accusation" in board.text and d.table.names[joker] in board.text
+    assert "Round 1 reveal" not in board.text
+    others = [u for u in d.players if u is not mcnulty]
+    await refused(fake, d, others[0], "accuse", {"holder": "out"}, says="not your turn")
+    nope = await d.click(others[1], board, "Take my turn")
+    assert nope.ephemeral and "not your turn" in nope.text
+    hand = await fake.slash(mcnulty, "suittaboo hand", channel=d.channel)
+    assert hand.ephemeral and "Name who holds each black ace" in hand.text
+    await refused(fake, d, mcnulty, "pick", {"source": "deck"}, says="round is over")
+    # the spade is named first; the suggestions are the other players and "Out of play"
+    await refused(fake, d, mcnulty, "accuse", {"ace": "c", "holder": "out"},
+                  says="ace of spades")
+    choices = await fake.autocomplete(mcnulty, "suittaboo accuse", {"ace": "s"},
+                                      focused="holder", channel=d.channel)
+    names = d.table.names
+    assert sorted(c["name"] for c in choices) == sorted(
+        [n for s, n in enumerate(names) if s != joker] + ["Out of play"])
+    spade = await fake.slash(mcnulty, "suittaboo accuse",
+                             {"ace": "s", "holder": choices[0]["value"]}, channel=d.channel)
+    assert spade.ephemeral and "✅" in spade.text and "spades" in spade.text
+    await fake.settle()
+    # still secret: the board shows no accusation yet, McNulty's own view does
+    assert "McNulty's accusations" not in d.board().text
+    mine = await fake.slash(mcnulty, "suittaboo hand", channel=d.channel)
+    assert "Your accusations" in mine.text and choices[0]["name"] in mine.text
+    # the club by the panel: one step, a button per player (and out of play)
+    panel = await d.click(mcnulty, d.board(), "Take my turn")
+    labels = [b["label"] for b in panel.message.buttons() if b.get("label") != "Back"]
+    assert "Out of play" in labels and names[joker] not in labels
+    assert "Ace of clubs" in panel.text
+    done = await d.fake.click(mcnulty, panel.message, d.custom_id(panel.message, labels[-1]))
+    assert "✅" in done.text
+    await fake.settle()
+    # the reveal: every history line, why each won or lost, and McNulty's named suspects
+    text = d.board().text
+    assert "Round 1 reveal" in text and "McNulty's accusations" in text
+    for name in names:
+        assert name in text
+    assert text.count("was ") >= len(names)
+    assert "bad guy" in text and "detective" in text
+    assert text.count("**Wins:**") + text.count("**Loses:**") == len(names)
+    d.assert_no_leaks()
+    done = await fake.slash(world.alice, "suittaboo cancel", channel=d.channel)
+    assert "Cancelled" in done.text
+
+
+# --------------------------------------------------------------------------- the cast panel
+async def test_cast_panel_offers_only_legal_steps(fake, world, bots, bot):
+    """"Take my turn" → Cast → shot type → ammunition → a target per card; every option
+    offered belongs to a legal cast, and nobody sees a card hidden from them."""
+    d = driver(fake, world, bots)
+    await d.open(world.alice, [world.bob, world.carol], ai=1, options=SHORT)
+    engine = d.table.engine
+    casts: list[list[list[str]]] = []
+
+    def chooser(seat: int):
+        steps: list[list[str]] = []
+        table = d.table
+        paths = [tuple(render_seats(x, table.names) for x in engine.menu_path(table.state, a))
+                 for a in legal(d, seat)]
+        offered_anywhere = {label for p in paths for label in p}
+
+        def choose(labels: list[str]) -> int:
+            assert set(labels) <= offered_anywhere, (labels, paths)
+            steps.append(labels)
+            for preferred in ("Cast", "Build catapult", "Pick"):
+                if preferred in labels:
+                    return labels.index(preferred)
+            return d.rng.randrange(len(labels))
+        return steps, choose
+
+    for _ in range(200):
+        seat = await next_human(fake, d)
+        if seat is None or len(casts) >= 3:
+            break
+        steps, choose = chooser(seat)
+        was_cast = any(isinstance(a, Cast) for a in legal(d, seat))
+        text = await d.take_turn(d.seat_user(seat), choose)
+        assert "✅" in text, text
+        if was_cast:
+            assert text.startswith("✅ Cast"), text
+            assert steps[0][:1] and "Cast" in steps[0]
+            # after "Cast": shot types, then ammunition, then targets (single options are
+            # stepped through), always at least the choice of a target among 3 players
+            later = [label for level in steps[1:] for label in level]
+            assert later and any("→" in label for label in later), steps
+            casts.append(steps)
+        await fake.settle()
+        d.assert_no_leaks()
+    assert casts, "no human could cast in 200 moves"
+    done = await fake.slash(world.alice, "suittaboo cancel", channel=d.channel)
+    assert "Cancelled" in done.text
+
+
+# --------------------------------------------------------------------------- rules, hand, board
+async def test_rules_and_hand_commands(fake, world, bots, bot):
+    rules = await fake.slash(world.outsider, "suittaboo rules", channel=world.channel)
+    assert rules.ephemeral
+    for words in ("Build a catapult", "same number", "Drop out", "Taboo on the Wire",
+                  "/suittaboo cast"):
+        assert words in rules.text, words
+    early = await fake.slash(world.alice, "suittaboo hand", channel=world.channel)
+    assert early.ephemeral and "no Suit Taboo table" in early.text
+    d = driver(fake, world, bots)
+    await d.open(world.alice, [world.bob, world.carol])
+    for user in (world.alice, world.bob, world.carol):
+        seat = d.table.seat_of(user.id)
+        you = private_view(d, seat)
+        hand = await fake.slash(user, "suittaboo hand", channel=world.channel)
+        assert hand.ephemeral and f"`{you['role']}`" in hand.text
+        assert all(card in hand.text for card in you["hand"])
+    outsider = await fake.slash(world.outsider, "suittaboo hand", channel=world.channel)
+    assert outsider.ephemeral and "not playing" in outsider.text
+    d.assert_no_leaks()
+
+
+def test_board_fits_discord_limits_for_five_players_with_long_names():
+    """The board (≤ 9 embeds of ours, ≤ 25 fields, field values ≤ 1024, well under the 6000
+    characters of a message with the header) and the private view stay within Discord's
+    limits in whole five-player games, basic and on the wire."""
+    import random
+
+    from cogs.suit_taboo import SuitTabooUI
+
+    ui = SuitTabooUI()
+    engine = ui.engine
+    names = [f"{'W' * 30}{i}" for i in range(5)]  # display names are at most 32 characters
+    worst = 0
+    for wire in (False, True):
+        for game in range(3):
+            rng = random.Random(game)
+            state = engine.new_game(5, 900 + game, {"wire": wire})
+            while engine.to_act(state):
+                [seat] = engine.to_act(state)
+                embeds = ui.render_board(engine.view(state, None), names)
+                assert len(embeds) <= 9
+                for embed in [*embeds, ui.render_private(engine.view(state, seat), names, seat)]:
+                    assert len(embed.fields) <= 25 and len(embed) <= 4000
+                    assert all(len(f.value) <= 1024 and len(f.name) <= 256 for f in embed.fields)
+                worst = max(worst, sum(len(e) for e in embeds))
+                action = (engine.ai_action(state, seat, rng) if rng.random() < 0.5
+                          else rng.choice(engine.legal_actions(state, seat)))
+                state = engine.apply(state, seat, action).state
+    assert worst <= 3600, worst  # leaves room for the framework's header (≤ ~2200)
