@@ -774,10 +774,14 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
             return f"Play {LABELS[a.card]} on {whose} pile {a.pile + 1} ({cov}){dbl}"
         if kind is Discard:
             return f"Discard {LABELS[action.card]}"  # type: ignore[union-attr]
-        if kind is Consent:
-            return "Consent: accept the offered card"
-        if kind is Veto:
-            return "Veto: refuse the offered card"
+        if kind is Consent or kind is Veto:
+            if not state.offer:
+                return "Consent" if kind is Consent else "Veto"
+            card, _t, pile = state.offer
+            if kind is Consent:
+                return (f"Consent: let {{P{state.current}}} put {LABELS[card]} on your pile "
+                        f"{pile + 1}")
+            return f"Veto: send {LABELS[card]} back to {{P{state.current}}}"
         return "Pass (no card to play)"
 
     def menu_path(self, state: SixSuitState, action: Action) -> tuple[str, ...]:
@@ -799,12 +803,31 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
             after = state.tops_of(p.target)
             after[p.pile] = p.card
             if is_six_suit(after):
-                tag += " · SIX SUIT"
+                if (state.faction(p.target) != state.faction(state.current)
+                        and not state.in_free_time()):
+                    tag += " · SIX SUIT → eliminates"
+                else:
+                    tag += " · makes a six suit"
             cov = LABELS[covered] if covered >= 0 else "?"
             return (LABELS[p.card], whose, f"Pile {p.pile + 1}: cover {cov}{tag}")
         if kind is Discard:
-            return (LABELS[action.card], "Discard to the centre")  # type: ignore[union-attr]
+            card = action.card  # type: ignore[union-attr]
+            if not self._playable(state, card):
+                # No pile takes it: say so on the card itself (the panel would otherwise
+                # discard on a single click with no second step).
+                return (f"{LABELS[card]} · fits no pile: discard it",)
+            return (LABELS[card], "Discard to the centre")
         return (self.describe(state, action),)
+
+    def _playable(self, s: SixSuitState, card: int) -> bool:
+        """Whether the current player could play `card` on some pile (menus only)."""
+        row = SHARED[card]
+        vetoed = {(t, p) for c, t, p in s.vetoed if c == card}
+        seats = range(s.n)
+        if s.in_free_time() and self._others_blocked(s):
+            seats = (s.current,)
+        return any(row[s.tops[t * 6 + p]] and (t, p) not in vetoed
+                   for t in seats for p in range(6))
 
     # ---- hidden information ----------------------------------------------------------------
     def determinize(self, state: SixSuitState, seat: int, rng: random.Random) -> SixSuitState:
