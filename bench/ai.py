@@ -14,7 +14,7 @@ game number so no seat position is favoured. Reported:
 An optional actor (in ``to_act`` but not ``waiting_for``) may decline (``None``); the loop
 then lets another seat act, as the bot's table service does.
 
-    python -m bench.ai                         # 20 games per engine, 4 players (clamped)
+    python -m bench.ai                         # 50 games per engine, 4 players (clamped)
     python -m bench.ai --games 200 --players all
     python -m bench.ai --engines suspense --ai-seats 2 --profile
 """
@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engines", help="comma list of engine names (default: all registered)")
     parser.add_argument("--players", default="typical",
                         help="typical (4, clamped to the seat limits), min, max, all, or N")
-    parser.add_argument("--games", type=int, default=20, help="seeded games per engine (20)")
+    parser.add_argument("--games", type=int, default=50, help="seeded games per engine (50)")
     parser.add_argument("--ai-seats", type=int, default=1,
                         help="AI seats per game (1); the rest play randomly")
     parser.add_argument("--seed", type=int, default=1000, help="first game seed (1000)")

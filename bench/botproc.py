@@ -265,7 +265,17 @@ async def commands(bot) -> None:
             start = time.perf_counter()
             gc.collect()
             full_gc = time.perf_counter() - start
+            def kind(task) -> str:
+                coro = task.get_coro()
+                name = getattr(coro, "__qualname__", "?")
+                owner = getattr(getattr(coro, "cr_frame", None), "f_locals", {}).get("self")
+                if owner is not None and "timeout" in name:
+                    name += f" of {type(owner).__qualname__} (timeout {owner.timeout})"
+                return name
+
+            kinds = collections.Counter(kind(t) for t in asyncio.all_tasks())
             emit("stats", live=len(bot.tables.live), tasks=len(asyncio.all_tasks()),
+                 task_kinds=kinds.most_common(6),
                  gc_objects=len(gc.get_objects()), full_gc_seconds=full_gc,
                  cached_messages=len(bot.cached_messages),
                  guilds=len(bot.guilds), private_channels=len(bot.private_channels))

@@ -264,8 +264,8 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         result["bot_stats"] = stats = await bot.stats()
         print(f"  bot heap after the run: {stats['gc_objects']:,} objects tracked by the GC "
               f"(a full collection took {stats['full_gc_seconds'] * 1e3:.0f} ms), "
-              f"{stats['cached_messages']} cached messages, {stats['tasks']} asyncio tasks",
-              flush=True)
+              f"{stats['cached_messages']} cached messages, {stats['tasks']} asyncio tasks "
+              f"(most: {stats['task_kinds'][:3]})", flush=True)
         problems = bot.log_problems()
         result["bot_log_problems"] = len(problems)
         if problems:
