@@ -141,13 +141,13 @@ class SixSuitUI(GameUI):
                 members = [s for s in seats if s["team"] == team]
                 alive = sum(1 for s in members if s["alive"])
                 title = (f"Team {team + 1} · {_plural(totals.get(team, 0), 'pt')} · "
-                         f"{alive}/{len(members)} alive")
+                         f"{alive}/{len(members)} alive · piles 1 → 6")
                 embeds.append(self._seats_embed(view, names, members, title))
         else:
             for start in range(0, len(seats), SEATS_PER_EMBED):
                 chunk = seats[start:start + SEATS_PER_EMBED]
                 title = ("Players" if len(seats) <= SEATS_PER_EMBED
-                         else f"Players {start + 1}–{start + len(chunk)}")
+                         else f"Players {start + 1}–{start + len(chunk)}") + " · piles 1 → 6"
                 embeds.append(self._seats_embed(view, names, chunk, title))
         return embeds
 
@@ -258,7 +258,7 @@ class SixSuitUI(GameUI):
                     mark = "⏸️ "
             team = f" · Team {seat['team'] + 1}" if view.get("teams") else ""
             name = f"{mark}{i + 1}. {_name(names, i)}{team} · {_plural(seat['score'], 'pt')}"
-            hand = f"✋ {seat['hand_count']} in hand"
+            hand = f"{_plural(seat['hand_count'], 'card')} in hand"
             if seat.get("known_hand"):
                 hand += f" (shown: {_cards(seat['known_hand'])})"
             if seat["alive"]:
