@@ -311,7 +311,7 @@ def vals_text(values: tuple[int, ...] | list[int]) -> str:
 
 
 _VALUE_WORDS = {"A": 1, "J": 0, "Q": 11, "K": 12, "JOKER": 0,
-                **{str(k): k for k in range(1, 13)}}
+                **{str(k): k for k in range(13)}}  # "0": a face-up jack/joker in a group
 
 
 def _parse_take(text: str, v: int) -> tuple[bool, tuple[int, ...]]:
@@ -665,7 +665,8 @@ class TabooEngine(Engine[TabooState, Action]):
             reason = (f"The turn limit ({state.options.max_turns}) was reached; "
                       "scored as it stood.")
         else:
-            reason = f"{{P{state.finisher}}} played their last card."
+            # seat-free: the framework shows and stores the reason as is (no {P} names)
+            reason = "A player played their last card."
         return Outcome(scores, winners, reason)
 
     # ---- text ---------------------------------------------------------------------------
