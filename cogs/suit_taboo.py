@@ -40,6 +40,23 @@ WIRE_GOALS = {
 }
 
 
+# No card labels in here: a rules text must never look like a card someone may not see.
+PLAYING_HERE = """## Playing here
+- `/suittaboo new` opens a lobby (options such as `wire=true`, `wins_needed=3`, \
+`max_reshuffles=2`); players **Join**, the host may **Add AI**, then **Start**.
+- The board shows every history line (catapult, shields, doubt count, hand size, the catapult \
+suits shown this round), the open cards, deck and dump. After a round it keeps the reveal: \
+each role, each doubt (rightful ones in bold), penalties, shields and why each player won or \
+lost.
+- **My hand** or `/suittaboo hand`: your role, hand, the doubts cast at you and what they add \
+up to. Only you see it; changes also reach you by DM.
+- **Take my turn** or `/suittaboo turn` only offers legal choices; a cast goes shot type → \
+ammunition → a target for each card.
+- Typing: `/suittaboo pick source:`, `/suittaboo build card:`, `/suittaboo cast shot:` (type \
+cards and names to narrow the suggestions), `/suittaboo dropout` (end mode) and, for McNulty, \
+`/suittaboo accuse ace: holder:`. Cards can be typed as short codes like `7h`, `10s`, `Qd`."""
+
+
 # --------------------------------------------------------------------------- small helpers
 def _cards(labels: list[str] | None, empty: str = "—") -> str:
     return " ".join(f"`{label}`" for label in labels or []) or empty
@@ -94,6 +111,9 @@ class SuitTabooUI(GameUI):
     colour = 0x1ABC9C
     blurb = ("3–5 players each hide a secret suit role and cast doubts at each other from "
              "catapults; stay unexposed to win the round.")
+
+    def rules_markdown(self) -> str:
+        return f"{super().rules_markdown()}\n\n{PLAYING_HERE}"
 
     # ---- the public board ----------------------------------------------------------------
     def render_board(self, view: dict[str, Any], names: list[str]) -> list[discord.Embed]:

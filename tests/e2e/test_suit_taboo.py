@@ -33,8 +33,14 @@ async def test_four_seats_humans_and_ai_play_a_whole_game_through_the_panel(fake
     d.assert_no_leaks()
     moves = await d.play_to_end()
     assert moves > 0
-    texts = board.version_texts()
-    assert any("Round 1 reveal" in t for t in texts)
+    # each round's reveal stays on the board: every history line and why it won or lost
+    reveals = [t for t in board.version_texts() if "Round 1 reveal" in t]
+    assert reveals
+    names = [s["name"] for s in table.seats]
+    reveal = reveals[0][reveals[0].index("Round 1 reveal"):]
+    assert reveal.count("**Wins:**") + reveal.count("**Loses:**") == 4
+    assert all(f"{name} was " in reveal for name in names)
+    assert "Doubts (rightful in bold)" in reveal and "Penalties" in reveal
     assert any("game over" in m.text for m in fake.channel_messages(world.channel))
 
 
