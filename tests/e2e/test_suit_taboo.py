@@ -377,3 +377,22 @@ def test_board_fits_discord_limits_for_five_players_with_long_names():
                           else rng.choice(engine.legal_actions(state, seat)))
                 state = engine.apply(state, seat, action).state
     assert worst <= 3600, worst  # leaves room for the framework's header (≤ ~2200)
+
+
+async def test_restart_mid_round_keeps_the_table_and_old_buttons(fake, world, bots, bot):
+    d = driver(fake, world, bots)
+    await d.open(world.alice, [world.bob, world.carol], ai=1, options=SHORT)
+    for _ in range(4):
+        seat = await next_human(fake, d)
+        assert "✅" in await d.take_turn(d.seat_user(seat))
+        await fake.settle()
+    state_dump, version = d.table.row.state, d.table.version
+    old_board = d.board()
+    await bots.restart()
+    assert d.table.row.state == state_dump and d.table.version == version
+    seat = await next_human(fake, d)
+    user = d.seat_user(seat)
+    hand = await fake.click(user, old_board, d.custom_id(old_board, "My hand"))
+    assert hand.ephemeral and "Your role this round" in hand.text
+    assert "✅" in await d.take_turn(user)
+    d.assert_no_leaks()
