@@ -733,6 +733,32 @@ def test_play_menu_groups_by_card_then_player_then_pile():
     assert E.describe(s, Play(C("4rb"), 1, 0)).startswith("Play 4🟥☁ on {P1}'s pile 1")
 
 
+def test_menu_flags_a_card_that_fits_no_pile_and_says_what_a_six_suit_does():
+    """Panel text: a card no pile takes is one step, "fits no pile: discard it" (never a
+    silent discard on a click); a play that makes a six suit says whether it eliminates."""
+    tops = {0: "1rc 2ys 3gt 4bs 1yt 2gs", 1: "1rh 2yh 3gh 1bh 2gh 4bc",
+            2: "3rh 4yc 1gs 2bt 3bc 4gh"}
+    s = build(3, tops=tops, hands={0: "?kb 4rh"}, draw="1ys")
+    s, _ = act(s, 0, miss_prediction("1ys"))
+    assert not any(isinstance(a, Play) and a.card == C("?kb") for a in E.legal_actions(s, 0))
+    assert E.menu_path(s, Discard(C("?kb"))) == ("?⬛☁ · fits no pile: discard it",)
+    assert E.menu_path(s, Discard(C("4rh"))) == ("4🟥♥", "Discard to the centre")
+    assert E.menu_path(s, Play(C("4rh"), 1, 5))[2].endswith(" · SIX SUIT → eliminates")
+    # on one's own side, or in free time, it only makes a (pending) six suit
+    own = build(3, tops={0: tops[1], 1: tops[0], 2: tops[2]}, hands={0: "4rh"}, draw="1ys")
+    own, _ = act(own, 0, miss_prediction("1ys"))
+    assert E.menu_path(own, Play(C("4rh"), 0, 5))[2].endswith(" · makes a six suit")
+
+
+def test_consent_and_veto_labels_name_the_card_and_the_player():
+    s = build(3, tops={1: "4bb 1rc 2yh 3gt 1gs 2bc"}, hands={0: "4rb"}, draw="1ys", round_=0)
+    s, _ = turn(s, 0, "1ys", Play(C("4rb"), 1, 0))
+    assert E.describe(s, Consent()) == "Consent: let {P0} put 4🟥☁ on your pile 1"
+    assert E.describe(s, Veto()) == "Veto: send 4🟥☁ back to {P0}"
+    assert [E.menu_path(s, a) for a in E.legal_actions(s, 1)] == [
+        ("Consent: let {P0} put 4🟥☁ on your pile 1",), ("Veto: send 4🟥☁ back to {P0}",)]
+
+
 # --------------------------------------------------------------------------- the AI
 def test_ai_takes_an_elimination_when_it_has_one():
     """Task: the AI "aims six-suits at opponents"."""
