@@ -29,6 +29,7 @@ from engines.six_suit_cards import (
     NUMBERS,
     SHAPE_NAMES,
     SHAPES,
+    SHARED,
     parse_card,
 )
 
@@ -550,15 +551,17 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
                for v in view.get("vetoed") or []):
             return (f"{_name(names, action.target)} already vetoed {_card(label)} on that pile "
                     "this turn. Choose another pile or card.")
+        top = target["piles"][action.pile]
+        if not SHARED[action.card][parse_card(top)]:
+            return (f"{_card(label)} shares no number, colour or shape with {_card(top)} on "
+                    f"{whose} pile {action.pile + 1}. (A ? matches only a ?, black only "
+                    "black, blob only blob.)")
         if action.target != seat and view.get("free_time"):
             if view["players"] == 2:
                 return "In free time with 2 players you may only play on your own piles."
             return ("You've been vetoed too often this turn: only your own piles (or a "
                     "discard) remain.")
-        top = target["piles"][action.pile]
-        return (f"{_card(label)} shares no number, colour or shape with {_card(top)} on "
-                f"{whose} pile {action.pile + 1}. (A ? matches only a ?, black only black, "
-                "blob only blob.)")
+        return "That play isn't allowed right now. Pick one of the suggestions."
 
     @play.autocomplete("card")
     async def _play_card_autocomplete(self, interaction: discord.Interaction, current: str):

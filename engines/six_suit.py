@@ -84,8 +84,8 @@ def rules_markdown() -> str:
 # --------------------------------------------------------------------------- options
 class SixSuitOptions(GameOptions):
     teams: int = Field(0, ge=0, le=6, description=(
-        "0 or 1 = everyone for themselves; k >= 2 = k equal teams, seat i on team i % k "
-        "(the player count must be divisible by k)."))
+        "0 or 1 = everyone for themselves; 2-6 = that many equal teams, picked in the lobby "
+        "(teammates sit every k-th seat; the player count must divide evenly)."))
     max_rounds: int = Field(60, ge=3, le=500, description=(
         "Safety cap: after this many full rounds an unfinished deal ends, scored as it stands."))
     free_time_rounds: int = Field(2, ge=0, le=5, description=(

@@ -21,7 +21,7 @@ from bot.ui import render
 from cogs.six_suit import SixSuitUI
 from engines import ENGINES
 from engines.six_suit import Consent, Discard, Play, Predict, Veto
-from engines.six_suit_cards import LABELS
+from engines.six_suit_cards import LABELS, SHARED
 from tests.e2e.driver import TableDriver
 
 pytestmark = pytest.mark.e2e
@@ -381,13 +381,26 @@ async def test_free_time_offers_vetoed_on_the_panel_and_accepted_by_command(
 async def test_consent_and_veto_refused_without_an_offer(fake, world, bots, bot):
     d = driver(fake, world, bots)
     await d.open(world.alice, [world.bob])
-    _seat, user = mover(d)
+    seat, user = mover(d)
     text = await refused(fake, world, d, user, "veto")
     assert "no offer" in text
     text = await refused(fake, world, d, user, "consent")
     assert "no offer" in text
     other = world.bob if user is world.alice else world.alice
     assert "not your turn" in await refused(fake, world, d, other, "consent")
+    # two players in free time: only their own piles, whatever fits elsewhere
+    await predict_by_slash(fake, world, d, user)
+    state = d.table.state
+    other_seat = 1 - seat
+    fits = [(card, pile) for card in state.hands[seat] for pile in range(6)
+            if SHARED[card][state.tops[other_seat * 6 + pile]]]
+    assert all(a.target == seat for a in legal(d, seat) if isinstance(a, Play))
+    if fits:
+        card, pile = fits[0]
+        text = await refused(fake, world, d, user, "play",
+                             {"card": LABELS[card], "player": str(other_seat + 1),
+                              "pile": pile + 1})
+        assert "only play on your own piles" in text
     outsider = await fake.slash(world.outsider, f"{CMD} predict",
                                 {"number": "1", "colour": "red", "shape": "circle"},
                                 channel=world.channel)
