@@ -17,6 +17,7 @@ import discord
 
 from bot.ui import render
 from bot.ui.components import TableButton
+from engines.core import render_seats
 
 if TYPE_CHECKING:
     from bot.app import CardTableBot
@@ -40,6 +41,9 @@ class Publisher:
     def __init__(self, bot: CardTableBot, service: TableService) -> None:
         self.bot = bot
         self.service = service
+        # user id -> DM channel id. discord.py caches only 128 DM channels, so with more
+        # players than that every DM cost an extra POST /users/@me/channels (bench.load).
+        self._dm_channels: dict[int, int] = {}
 
     def channel(self, table: LiveTable) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(table.row.channel_id)
@@ -88,7 +92,13 @@ class Publisher:
         """DM a player; on failure tell the channel once (never the secret itself)."""
         failed = table.meta.setdefault("dm_failed", [])
         try:
-            channel = await self.bot.create_dm(discord.Object(id=user_id))
+            channel_id = self._dm_channels.get(user_id)
+            if channel_id is None:
+                channel = await self.bot.create_dm(discord.Object(id=user_id))
+                self._dm_channels[user_id] = channel.id
+            else:
+                channel = self.bot.get_partial_messageable(channel_id,
+                                                           type=discord.ChannelType.private)
             await channel.send(**content)
         except discord.HTTPException as exc:
             if user_id not in failed:
@@ -141,7 +151,8 @@ class Publisher:
         text = table.ui.render_result(outcome, engine.view(table.state, None), table.names)
         embed = discord.Embed(title=f"🏁 {engine.title} — game over", description=text[:4000],
                               colour=table.ui.colour)
-        embed.set_footer(text=f"{outcome.reason} · /leaderboard and /stats keep the score")
+        reason = render_seats(outcome.reason, table.names)
+        embed.set_footer(text=f"{reason} · /leaderboard and /stats keep the score")
         await channel.send(embed=embed)
 
     # ------------------------------------------------------------------ one-offs

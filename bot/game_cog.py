@@ -69,13 +69,14 @@ class GameCog(commands.GroupCog):
         except TableError:
             return []
         label = label or self.label
-        needle = current.lower().strip()
+        words = current.lower().split()
         choices = []
         for index, action in enumerate(legal):
             if not keep(action):
                 continue
             text = label(table, action)
-            if needle and needle not in text.lower():
+            low = text.lower()
+            if any(word not in low for word in words):  # every typed word must appear
                 continue
             choices.append(app_commands.Choice(name=text[:100],
                                                value=f"{table.version}.{index}"))

@@ -334,7 +334,7 @@ class TableService:
         table.finished = True
         self.live.pop(table.id, None)
         await self.storage.finish_table(table.row, scores=result.scores, winners=result.winners,
-                                        reason=result.reason, finished_at=time.time())
+                                        reason=render_seats(result.reason, table.names), finished_at=time.time())
         self.schedule_delivery(table)
 
     # ------------------------------------------------------------------ AI seats

@@ -82,7 +82,7 @@ def board_embeds(table: LiveTable) -> list[discord.Embed]:
         who = ", ".join(_mention(table, s) for s in waiting) or "—"
         header.description = f"**To act:** {who}"
     else:
-        header.description = f"**Game over** — {outcome.reason}"
+        header.description = f"**Game over** — {render_seats(outcome.reason, names)}"
         header.add_field(name="Final standings",
                          value=ui.render_result(outcome, engine.view(state, None), names)[:1024],
                          inline=False)
