@@ -370,6 +370,15 @@ def _inputs(components: list[dict]) -> list[dict]:
     return out
 
 
+async def settle(fake, quiet: float, timeout: float) -> bool:
+    """`fake.settle` that reports instead of raising when the bot never goes quiet."""
+    try:
+        await fake.settle(quiet=quiet, timeout=timeout)
+        return True
+    except AssertionError:
+        return False
+
+
 # --------------------------------------------------------------------------- REST calls
 def split_calls(fake, since: int, until: int | None = None) -> dict[str, Any]:
     """Classify the bot's REST calls in `fake.calls[since:until]`."""

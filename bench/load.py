@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import re
 import tempfile
 import time
 from collections import Counter
@@ -50,6 +51,7 @@ from bench.harness import (
     build_world,
     latency_summary,
     print_profile,
+    settle,
     split_calls,
 )
 
@@ -82,7 +84,8 @@ async def gather_sims(sims: list[TableSim], make) -> Counter:
     results = await asyncio.gather(*(make(sim) for sim in sims), return_exceptions=True)
     for result in results:
         if isinstance(result, BaseException):
-            failures[f"{type(result).__name__}: {str(result)[:90]}"] += 1
+            text = re.sub(r"\d+", "N", str(result).replace("\n", " "))
+            failures[f"{type(result).__name__}: {text[:110]}"] += 1
     return failures
 
 
@@ -137,7 +140,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         t0 = time.monotonic()
         mark = fake.mark()
         setup_failures = await gather_sims(sims, open_table)
-        await fake.settle(quiet=0.2, timeout=120)
+        await settle(fake, quiet=0.5, timeout=300)
         setup_s = time.monotonic() - t0
         lobby = phase_latencies(sims).get("lobby", [])
         result["setup"] = {"seconds": setup_s, "failures": setup_failures,
@@ -147,7 +150,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
               f"{setup_s:.1f}s, lobby clicks p99 {result['setup']['ack']['p99_ms']:.0f} ms",
               flush=True)
         if setup_failures:
-            print(f"  setup failures: {dict(setup_failures)}")
+            print(f"  setup failures: {dict(setup_failures.most_common(5))}")
         live = [s for s in sims if s.board is not None]
         reset(sims)
 
@@ -162,7 +165,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         failures = await gather_sims(live, lambda s: s.play(
             moves=args.moves, deadline=deadline, timeout=args.timeout))
         play_s = time.monotonic() - t0
-        await fake.settle(quiet=0.3, timeout=120)
+        await settle(fake, quiet=0.3, timeout=120)
         settle_s = time.monotonic() - t0
         await bot.profiling(False)
         trace = await bot.trace_dump()
@@ -220,7 +223,8 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
               f"{p['ack']['max_ms']:.0f} ms; per move: public {per_move['public']:.2f}, "
               f"private {per_move['private']:.2f}; bot CPU {p['bot_cpu']:.0%}", flush=True)
         if p["errors"] or failures:
-            print(f"  refusals/errors: {dict(p['errors'])} {dict(failures)}")
+            print(f"  refusals/errors: {dict(p['errors'].most_common(5))} "
+                  f"{dict(failures.most_common(5))}")
 
         # ---- limits
         if args.limits_seconds > 0:
@@ -234,11 +238,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
             failures = await gather_sims(live, lambda s: s.play(
                 moves=10**9, deadline=t0 + args.limits_seconds, timeout=args.timeout))
             limit_s = time.monotonic() - t0
-            try:
-                await fake.settle(quiet=0.5, timeout=max(60.0, args.limits_seconds))
-                drained = True
-            except AssertionError:
-                drained = False
+            drained = await settle(fake, quiet=0.5, timeout=max(60.0, args.limits_seconds))
             drain_s = time.monotonic() - t0 - limit_s
             stats = fake.rate_limit_stats
             per_route = Counter(stats.per_route) - per_route_before
@@ -424,8 +424,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-route", type=int, default=5)
     parser.add_argument("--per-seconds", type=float, default=5.0)
     parser.add_argument("--global-per-second", type=int, default=50)
-    parser.add_argument("--open-concurrency", type=int, default=0,
-                        help="tables opened at once in the setup (0 = all)")
+    parser.add_argument("--open-concurrency", type=int, default=50,
+                        help="tables being opened at the same time in the setup (50; 0 = all "
+                        "at once, a burst the bot cannot acknowledge within 3 s at 500)")
     parser.add_argument("--poll", type=float, default=0.02,
                         help="how often a player looks at the board, seconds (0.02)")
     parser.add_argument("--timeout", type=float, default=60.0,

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import machine, percentile, print_table, write_json
-from bench.harness import BotProcess, TableSim, build_world, split_calls
+from bench.harness import BotProcess, TableSim, build_world, settle, split_calls
 from bench.load import gather_sims, table_specs
 
 
@@ -107,7 +107,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         failures += await gather_sims([s for s in sims if s.board is not None],
                                       lambda s: s.play(moves=args.moves, deadline=deadline,
                                                        timeout=args.timeout, new_games=False))
-        await fake.settle(quiet=0.3, timeout=120)
+        await settle(fake, quiet=0.3, timeout=120)
         prepared = [s for s in sims if s.board is not None and not s.board_state()[2]]
         print(f"  prepared {len(prepared)}/{n} tables in progress in "
               f"{time.monotonic() - t0:.1f}s ({sum(s.moves for s in sims)} moves)"
