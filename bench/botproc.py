@@ -292,6 +292,39 @@ async def commands(bot) -> None:
             emit("prof-stopped", path=PROFILING.out)
 
 
+WHAT_IFS = {
+    "no-message-events": "the bot does not subscribe to message events (guild_messages and "
+                         "dm_messages intents off): Discord stops echoing every board edit, "
+                         "turn notice and DM back over the gateway",
+    "unstored-views": "views are not kept in discord.py's ViewStore (our components are all "
+                      "DynamicItems routed by custom id): no 15-minute timeout task per "
+                      "ephemeral panel",
+    "gc-freeze": "gc.freeze() once the bot is ready: start-up objects leave the collected "
+                 "generations, so full collections scan only what play created",
+}
+
+
+def apply_what_ifs(names: list[str]) -> None:
+    """Diagnostics: emulate a proposed fix without touching bot/ (see WHAT_IFS)."""
+    import discord
+
+    unknown = set(names) - set(WHAT_IFS)
+    if unknown:
+        raise SystemExit(f"unknown --what-if {sorted(unknown)}; known: {sorted(WHAT_IFS)}")
+    if "no-message-events" in names:
+        original = discord.Intents.default.__func__
+
+        def default(cls):
+            intents = original(cls)
+            intents.guild_messages = False
+            intents.dm_messages = False
+            return intents
+
+        discord.Intents.default = classmethod(default)
+    if "unstored-views" in names:
+        discord.ui.View.is_finished = lambda self: True
+
+
 async def run(args) -> int:
     t_main = time.monotonic()
     import discord.gateway
@@ -304,6 +337,8 @@ async def run(args) -> int:
     from bot.settings import Settings
 
     t_imported = time.monotonic()
+    what_ifs = [w for w in (args.what_if or "").split(",") if w]
+    apply_what_ifs(what_ifs)
     if args.trace:
         TRACER.install()
         TRACER.task = asyncio.create_task(TRACER.watch_loop(), name="loop-lag")
@@ -321,6 +356,11 @@ async def run(args) -> int:
         if task in done:
             task.result()
         raise TimeoutError(f"bot not ready after {args.timeout}s")
+    if "gc-freeze" in what_ifs:
+        import gc
+
+        gc.collect()
+        gc.freeze()
     emit("ready", t_start=T_START, t_main=t_main, t_imported=t_imported, t_create=t_create,
          live=len(bot.tables.live),
          uis={name: ui.command for name, ui in sorted(bot.tables.uis.items())})
@@ -343,6 +383,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--trace", action="store_true",
                         help="timestamps per interaction, loop lag and storage call times")
+    parser.add_argument("--what-if", help="comma list of proposed fixes to emulate: "
+                        + "; ".join(f"{k} = {v}" for k, v in WHAT_IFS.items()))
     parser.add_argument("--switch-interval", type=float,
                         help="sys.setswitchinterval for the bot process (diagnostics: GIL "
                         "hand-over between the event loop and the SQLite thread)")

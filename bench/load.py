@@ -386,6 +386,8 @@ async def amain(args) -> int:
     print(f"# bench.load — {machine()}")
     print(f"# mode={args.mode}, {args.moves} moves per table (or {args.duration:g}s), "
           f"players={args.players}, bot in its own process, fake Discord + players here")
+    if args.bot_args:
+        print(f"# bot process arguments: {args.bot_args}")
     results = []
     with tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
         workdir = Path(args.workdir or tmp)
