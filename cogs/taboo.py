@@ -228,6 +228,8 @@ class TabooUI(GameUI):
                         "jack or a joker) or place any hand card face up.")
             else:
                 text = f"`{drawn}`: now place it or another hand card face up."
+            text += (" Finish your turn with **Take my turn** on the board, or `/taboo play` / "
+                     "`/taboo place`.")
             embed.add_field(name="You just drew", value=text, inline=False)
         if view.get("current") == seat and view["phase"] in (TURN, USE):
             hint = self._capture_hint(view)

@@ -86,7 +86,7 @@ async def test_five_seats_humans_and_ai_play_a_whole_game_through_the_panel(fake
     assert len(table.seats) == 5 and sum(1 for s in table.seats if s.get("ai")) == 2
     for user in (world.alice, world.bob, world.carol):
         dms = fake.dms(user)
-        assert dms and "Your Taboo hand (5 cards)" in dms[0].text
+        assert dms and "Your Taboo hand (" in dms[0].text  # (an AI joker may come first)
     await next_human(fake, d)  # AI seats may move first
     await fake.settle()
     board = d.board()
@@ -102,7 +102,7 @@ async def test_five_seats_humans_and_ai_play_a_whole_game_through_the_panel(fake
         assert re.search(rf"{re.escape(name)}\nHand: \*\*{size} cards?\*\*\n"
                          rf"Points pile: \*\*{pile}\*\*", text), (name, text)
     current = table.names[view["current"]]
-    assert f"▶️ {current}" in text and f"▶️ **{current}**" in text and "To act" in text
+    assert f"▶️ {current}\nHand" in text and f"**{current}**" in text and "To act" in text
     d.assert_no_leaks()
 
     moves = await d.play_to_end()
@@ -116,6 +116,9 @@ async def test_five_seats_humans_and_ai_play_a_whole_game_through_the_panel(fake
     assert {name for name, *_ in lines} == set(table.names)
     assert all(int(score) == int(pile) - int(hand) for _, score, pile, hand in lines)
     assert "🏆" in result
+    # every version of the board kept all its parts within Discord's limits
+    for version in board.version_texts():
+        assert "The row" in version and "Players" in version and len(version) < 5500
     last_board = board.version_texts()[-1]
     assert "Final hands and scores" in last_board and "Game over" in last_board
     # nobody saw a card still hidden at the end (the stock)
