@@ -443,7 +443,7 @@ class TabooCog(GameCog, group_name="taboo", group_description="Play Taboo."):
             return
         found = [a for a in mine if _same_card(a.card, text)
                  or _normal(place_label(table, a)) == _normal(text)]
-        if len({str(a.card) for a in found}) != 1:
+        if len({VALUE[a.card.rank] for a in found}) > 1 or not found:
             offered = " ".join(f"`{a.card}`" for a in mine)
             if found:
                 raise TableError(f"`{text}` fits several cards; name one: {offered}.")

@@ -188,6 +188,27 @@ async def test_panel_offers_the_same_choices_as_the_commands(fake, world, bots, 
         await d.take_turn(user)
         await fake.settle()
     assert checked
+    d.assert_no_leaks()
+
+
+async def test_restart_mid_game_then_finish_through_the_panel(fake, world, bots, bot):
+    d = driver(fake, world, bots)
+    await d.open(world.alice, [world.bob], ai=1, options="max_turns=20")
+    for _ in range(4):
+        seat = await next_human(fake, d)
+        await d.take_turn(d.seat_user(seat))
+        await fake.settle()
+    await d._wait_for_ai_idle()
+    dump, version = d.table.row.state, d.table.version
+    old_board = d.board()
+    await bots.restart()
+    table = d.table
+    assert table is not None and table.row.state == dump and table.version == version
+    seat = await next_human(fake, d)
+    hand = await fake.click(d.seat_user(seat), old_board, d.custom_id(old_board, "My hand"))
+    assert hand.ephemeral and "Your Taboo hand" in hand.text
+    await d.play_to_end()
+    assert any("game over" in m.text for m in fake.channel_messages(world.channel))
 
 
 # --------------------------------------------------------------------------- slash commands
@@ -236,6 +257,15 @@ async def test_every_command_with_suggestions_in_scripted_moments(fake, world, b
             used.add("joker")
         elif caps and "play" not in used:
             before = d.table.engine.capture_text(caps[0])
+            # take: suggestions follow the picked card: what that card can take
+            takes = await fake.autocomplete(user, "taboo play",
+                                            {"card": play_choices[0]["value"]},
+                                            focused="take", channel=world.channel)
+            assert [t["value"] for t in takes] == list(dict.fromkeys(
+                d.table.engine.capture_text(a).split(" takes ")[1]
+                for a in caps if a.card == caps[0].card))
+            assert all(t["name"].startswith(f"{t['value']} — {caps[0].card} takes ")
+                       for t in takes)
             text = await done(fake, d, user, "play", {"card": play_choices[0]["value"]})
             assert before in text
             used.add("play")
