@@ -10,6 +10,7 @@ reads only what each user was shown.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 
@@ -116,10 +117,15 @@ async def test_five_seat_game_to_the_end_without_leaks(fake, world, bots, bot):
     d.assert_no_leaks()
     moves = await d.play_to_end()
     assert moves > 0
-    texts = [m.text for m in fake.channel_messages(world.channel)]
-    assert any("game over" in t for t in texts)
-    assert any("🏆" in t for t in texts)
-    rows = await bot.storage.leaderboard(world.guild.id, "six_suit")
+    rows = []
+    for _ in range(100):  # the result is stored and posted just after the last move
+        await fake.settle()
+        texts = [m.text for m in fake.channel_messages(world.channel)]
+        rows = await bot.storage.leaderboard(world.guild.id, "six_suit")
+        if rows and any("game over" in t for t in texts):
+            break
+        await asyncio.sleep(0.05)
+    assert any("game over" in t and "🏆" in t for t in texts)
     assert {r.name for r in rows} == {"alice", "bob", "carol"}
 
 
@@ -447,7 +453,12 @@ async def test_team_game_with_teams_chosen_in_the_lobby(fake, world, bots, bot):
     alice_dm = fake.dms(world.alice)[-1].text
     assert "Team 2" in alice_dm and "With bob" in alice_dm
     await d.play_to_end()
-    final = fake.channel_messages(world.channel)[-1].text
+    for _ in range(100):
+        await fake.settle()
+        final = fake.channel_messages(world.channel)[-1].text
+        if "game over" in final:
+            break
+        await asyncio.sleep(0.05)
     assert "game over" in final and "**Team 1**" in final and "**Team 2**" in final
     d.assert_no_leaks()
 
