@@ -106,12 +106,12 @@ class HiddenRulesUI(GameUI):
     # ---- board ----------------------------------------------------------------------------
     def render_board(self, view: dict[str, Any], names: list[str]) -> list[discord.Embed]:
         embeds = [self._trick_embed(view, names), self._scores_embed(view, names)]
+        rules = self._all_rules_embed(view, names)  # at the end of the game only
+        if rules is not None:
+            embeds.append(rules)
         history = self._history_embed(view, names)
         if history is not None:
             embeds.append(history)
-        rules = self._all_rules_embed(view, names)
-        if rules is not None:
-            embeds.append(rules)
         named = self._named_embed(view)
         if named is not None:
             embeds.append(named)
@@ -393,6 +393,9 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
         if what == "next":
             return "You can't start the next trick now — the trick isn't over or isn't yours."
         window = view.get("window")
+        if what == "pass" and seat in table.engine.waiting_for(table.state):
+            return ("It's your turn: playing your card (or starting the next trick) lets the "
+                    "play stand.")
         if window is None:
             return "There's no play to enforce against right now."
         if window["seat"] == seat:
@@ -431,7 +434,7 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
                 played = Card.parse(card)
             except (GameError, ValueError):
                 raise TableError(f"`{card}` isn't a card. Pick one of the suggestions (or type "
-                                 "it like `7h`, `Q♠` or `ace of spades`).") from None
+                                 "it like `7h`, `qs` or `ace of spades`).") from None
             if not any(_is_play(a) and a.card == played for a in legal):
                 raise TableError(f"You don't have {played} in your hand.")
         value = ace_as.value if ace_as is not None else None

@@ -1,0 +1,414 @@
+"""Hidden Rules end to end through the fake Discord: rule choice, plays with words, enforcing,
+accepting and challenging, the time limit, referee mode, and a whole game with AI seats.
+
+The tests read the bot's table only to know who should act and to predict a challenge's
+verdict; every move is made the way a person would (slash commands, panel buttons, forms), and
+the no-leak check reads only what each user was shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from engines.hidden_rules import Play
+from engines.hidden_rules_decks import ACTIONS, TRIGGERS, broken
+from tests.e2e.driver import TableDriver
+
+pytestmark = pytest.mark.e2e
+
+CMD = "hiddenrules"
+
+
+def driver(fake, world, bots) -> TableDriver:
+    return TableDriver(fake, world, bots, CMD)
+
+
+def public_view(d: TableDriver) -> dict:
+    return d.table.engine.view(d.table.state, None)
+
+
+def rule_labels(d: TableDriver, holder: int) -> tuple[str, str]:
+    s = d.table.state
+    return TRIGGERS[s.rule_t[holder]].label, ACTIONS[s.rule_a[holder]].label
+
+
+def seen_by(fake, user) -> str:
+    return "\n".join(fake.visible_texts(user))
+
+
+async def ok(fake, world, user, command: str, args: dict | None = None):
+    result = await fake.slash(user, f"{CMD} {command}", args or {}, channel=world.channel)
+    assert result.ephemeral and "✅" in result.text, result.text
+    await fake.settle()
+    return result
+
+
+async def refused(fake, world, d, user, command: str, args: dict | None = None) -> str:
+    version = d.table.version
+    result = await fake.slash(user, f"{CMD} {command}", args or {}, channel=world.channel)
+    assert result.ephemeral and "⚠️" in result.text, result.text
+    assert d.table.version == version, "a refused command changed nothing"
+    return result.text
+
+
+async def keep_by_slash(fake, world, user) -> None:
+    triggers = await fake.autocomplete(user, f"{CMD} keep", focused="trigger",
+                                       channel=world.channel)
+    actions = await fake.autocomplete(user, f"{CMD} keep", {"trigger": triggers[1]["value"]},
+                                      focused="action", channel=world.channel)
+    assert len(triggers) == 2 and len(actions) == 2
+    assert triggers[1]["name"].startswith("T") and actions[0]["name"].startswith("A")
+    await ok(fake, world, user, "keep", {"trigger": triggers[1]["value"],
+                                         "action": actions[0]["value"]})
+
+
+async def play_by_slash(fake, world, d, user, action: Play | None = None, say: str | None = None):
+    """Play `action` (or the first suggested card) with `/hiddenrules play`, via autocomplete."""
+    choices = await fake.autocomplete(user, f"{CMD} play", focused="card", channel=world.channel)
+    assert choices, "a player to play is offered their hand"
+    seat = d.table.seat_of(user.id)
+    hand = d.table.engine.view(d.table.state, seat)["hand"]
+    assert {c["name"].split(" ")[0] for c in choices} == set(hand)
+    if action is None:
+        pick = choices[0]
+        ace_as = 11 if pick["name"].startswith("A") else None
+    else:
+        pick = next(c for c in choices if c["name"].split(" ")[0] == str(action.card))
+        ace_as = action.ace_as or None
+    args = {"card": pick["value"]}
+    if ace_as:
+        args["ace_as"] = ace_as
+    if say:
+        args["say"] = say
+    return await ok(fake, world, user, "play", args)
+
+
+async def enforce_by_slash(fake, world, user, holder_name: str, hint: str):
+    players = await fake.autocomplete(user, f"{CMD} enforce", focused="player",
+                                      channel=world.channel)
+    assert len(players) == 1, players
+    holders = await fake.autocomplete(user, f"{CMD} enforce", {"player": players[0]["value"]},
+                                      focused="holder", channel=world.channel)
+    assert len(holders) == 3, holders
+    pick = next(h for h in holders if holder_name in h["name"])
+    return await ok(fake, world, user, "enforce", {"player": players[0]["value"],
+                                                    "holder": pick["value"], "hint": hint})
+
+
+def plays_of(d: TableDriver, seat: int) -> list[Play]:
+    return [a for a in d.table.engine.legal_actions(d.table.state, seat) if isinstance(a, Play)]
+
+
+def verdicts(d: TableDriver, seat: int, play: Play) -> dict[int, bool]:
+    """For each other seat: would this play (saying nothing) break that seat's rule?"""
+    s = d.table.state
+    after = d.table.engine.apply(s, seat, play).state
+    return {h: broken(s.rule_t[h], s.rule_a[h], after.last.ctx) for h in range(s.n) if h != seat}
+
+
+async def open_panel(d: TableDriver, user):
+    result = await d.click(user, d.board(), "Take my turn")
+    assert result.ephemeral, result.text
+    return result
+
+
+# --------------------------------------------------------------------------- tests
+async def test_enforcement_accept_and_challenges_by_commands_and_panel(fake, world, bots, bot):
+    d = driver(fake, world, bots)
+    await d.open(world.alice, [world.bob, world.carol], options="turn_seconds=0 target=10")
+    users = [world.alice, world.bob, world.carol]
+    assert [s["name"] for s in d.table.seats] == ["alice", "bob", "carol"]
+    names = d.table.names
+    board = d.board()
+    assert "still choosing" in board.text and "Choosing secret rules" in board.text
+
+    # rule choice: the hand shows the dealt triggers and actions; nothing else can be done yet
+    hand = await fake.slash(world.alice, f"{CMD} hand", channel=world.channel)
+    assert hand.ephemeral and "Choose your secret rule" in hand.text
+    dealt = d.table.engine.view(d.table.state, 0)["dealt"]
+    assert all(c["label"] in hand.text for c in dealt["triggers"] + dealt["actions"])
+    assert "choosing" in await refused(fake, world, d, world.alice, "play", {"card": "7h"})
+    await keep_by_slash(fake, world, world.alice)
+    again = await refused(fake, world, d, world.alice, "keep", {"trigger": "1", "action": "1"})
+    assert "already chosen" in again
+    # bob keeps through the panel: trigger buttons, then action buttons
+    panel = await open_panel(d, world.bob)
+    labels = [b["label"] for b in panel.message.buttons() if b["label"] != "Back"]
+    assert len(labels) == 2 and all(label.startswith("T") for label in labels), labels
+    step = await fake.click(world.bob, panel.message, panel.message.buttons()[0]["custom_id"])
+    actions = [b for b in step.message.buttons() if b["label"].startswith("A")]
+    assert len(actions) == 2
+    done = await fake.click(world.bob, step.message, actions[1]["custom_id"])
+    assert "✅" in done.text and "Keep the rule" in done.text
+    await fake.settle()
+    await keep_by_slash(fake, world, world.carol)
+    for seat, user in enumerate(users):
+        mine = d.table.engine.view(d.table.state, seat)["my_rule"]
+        dm = fake.dms(user)[-1].text
+        assert mine["trigger"]["label"] in dm and mine["action"]["label"] in dm
+        shown = await fake.slash(user, f"{CMD} hand", channel=world.channel)
+        assert "Your secret rule" in shown.text and mine["action"]["label"] in shown.text
+    d.assert_no_leaks()
+
+    # ---- a play with words, then an enforcement the accused accepts
+    view = public_view(d)
+    p1 = view["to_play"]
+    e1 = (p1 + 1) % 3
+    await refused(fake, world, d, users[e1], "play", {"card": "7h"})
+    await refused(fake, world, d, users[e1], "enforce", {"player": names[p1], "holder": "x",
+                                                          "hint": "no play yet"})
+    await refused(fake, world, d, users[p1], "play", {"card": "ace of cups"})
+    stale = await refused(fake, world, d, users[p1], "play", {"card": f"{d.table.version - 1}.0"})
+    assert "out of date" in stale
+    await play_by_slash(fake, world, d, users[p1], say="hello there")
+    view = public_view(d)
+    played = view["window"]["card"]
+    assert f"`{played}`" in d.board().text and "“hello there”" in d.board().text
+    await refused(fake, world, d, users[p1], "enforce", {"player": names[p1],
+                                                          "holder": names[p1], "hint": "me"})
+    wrong_player = await refused(fake, world, d, users[e1], "enforce", {
+        "player": names[e1], "holder": names[e1], "hint": "nope"})
+    assert "last card played" in wrong_player
+    await refused(fake, world, d, users[e1], "accept")
+    hand_before = view["hand_sizes"][p1]
+    scores = list(view["scores"])
+    await enforce_by_slash(fake, world, users[e1], "Your own rule", "Mind your manners")
+    view = public_view(d)
+    assert view["phase"] == "pending" and view["pending"]["hint"] == "Mind your manners"
+    text = d.board().text
+    assert "enforces their own rule" in text and "“Mind your manners”" in text
+    assert f"{names[p1]}** must **Accept**" in text
+    await refused(fake, world, d, users[e1], "challenge")
+    await refused(fake, world, d, users[p1], "play", {"card": "7h"})
+    accused_hand = await fake.slash(users[p1], f"{CMD} hand", channel=world.channel)
+    assert "You are accused" in accused_hand.text
+    # the accused's panel: exactly Accept and Challenge, as buttons only they see
+    panel = await open_panel(d, users[p1])
+    buttons = [b["label"] for b in panel.message.buttons()]
+    assert len(buttons) == 2 and buttons[0].startswith("Accept") and \
+        buttons[1].startswith("Challenge"), buttons
+    nope = await d.click(users[e1], d.board(), "Take my turn")
+    assert nope.ephemeral and "not your turn" in nope.text
+    answer = await fake.click(users[p1], panel.message, panel.message.buttons()[0]["custom_id"])
+    assert "✅ Accept" in answer.text
+    await fake.settle()
+    view = public_view(d)
+    scores[p1] -= 1
+    assert view["scores"] == scores
+    assert view["hand_sizes"][p1] == hand_before + 1, "the card went back to the hand"
+    assert view["history"][-1]["result"] == "accepted"
+    board_text = d.board().text
+    assert "→ accepted" in board_text and f"{names[p1]} −1" in board_text
+    assert f"**{names[p1]}** — −1 pt" in board_text
+    d.assert_no_leaks()
+
+    # ---- a challenge the enforcer wins (the rule was broken), then one the accused wins
+    right_done = wrong_done = used_next = used_pass = False
+    for _ in range(60):
+        if right_done and wrong_done and used_next and used_pass:
+            break
+        view = public_view(d)
+        seat = view["to_play"]
+        if seat is None:
+            starter = view["next_starter"]
+            await ok(fake, world, users[starter], "next")
+            used_next = True
+            continue
+        user = users[seat]
+        if right_done and wrong_done:
+            await play_by_slash(fake, world, d, user, say="nothing to see")
+            window = public_view(d)["window"]
+            idle = [p for p in window["may_enforce"] if p != public_view(d)["to_play"]
+                    and p != public_view(d)["next_starter"]]
+            if not used_pass and idle:
+                await ok(fake, world, users[idle[0]], "pass")
+                assert idle[0] not in public_view(d)["window"]["may_enforce"]
+                assert "lets the play stand" in d.board().text
+                used_pass = True
+            continue
+        candidates = []
+        for play in plays_of(d, seat):
+            for holder, is_broken in verdicts(d, seat, play).items():
+                candidates.append((play, holder, is_broken))
+        want_right = not right_done
+        pick = next(((p, h) for p, h, b in candidates if b == want_right), None)
+        if pick is None:
+            await play_by_slash(fake, world, d, user, say="nothing to see")
+            continue
+        play, holder = pick
+        third = ({0, 1, 2} - {seat, holder}).pop()
+        scores = list(view["scores"])
+        trigger_label, action_label = rule_labels(d, holder)
+        third_knew = d.table.state.knows_rule(third, holder)  # from an earlier challenge
+        await play_by_slash(fake, world, d, user, play)
+        await enforce_by_slash(fake, world, users[holder], "Your own rule", "Think again")
+        if want_right:
+            panel = await open_panel(d, user)
+            challenge = next(b for b in panel.message.buttons()
+                             if b["label"].startswith("Challenge"))
+            answer = await fake.click(user, panel.message, challenge["custom_id"])
+            assert "✅ Challenge" in answer.text
+            scores[holder] += 1
+            scores[seat] -= 2  # lost the challenge and took the penalty
+            right_done = True
+        else:
+            await ok(fake, world, user, "challenge")
+            scores[holder] -= 1
+            scores[seat] += 1
+            wrong_done = True
+        await fake.settle()
+        view = public_view(d)
+        assert view["scores"] == [max(-10, x) for x in scores]
+        record = view["history"][-1]
+        assert record["result"] == ("right" if want_right else "wrong")
+        assert record["enforcer"] == record["holder"] == holder and record["accused"] == seat
+        verdict = "rule broken" if want_right else "not broken"
+        assert verdict in d.board().text
+        # the challenger was shown the rule privately; the third player and outsiders never
+        dm_text = "\n".join(m.text for m in fake.dms(user))
+        assert trigger_label in dm_text and action_label in dm_text
+        assert trigger_label in (await fake.slash(user, f"{CMD} hand",
+                                                  channel=world.channel)).text
+        for other in ([] if third_knew else [users[third]]) + [world.outsider]:
+            assert trigger_label not in seen_by(fake, other)
+            assert action_label not in seen_by(fake, other)
+        d.assert_no_leaks()
+        if not want_right:
+            assert view["window"] is not None, "after a wrong enforcement others may still act"
+            assert third in view["window"]["may_enforce"]
+            if third in (view["to_play"], view["next_starter"]):
+                text = await refused(fake, world, d, users[third], "pass")
+                assert "your turn" in text
+    assert right_done and wrong_done and used_next and used_pass
+    d.assert_no_leaks()
+
+
+async def test_whole_game_with_humans_and_ai_seats_through_the_panel(fake, world, bots, bot):
+    d = driver(fake, world, bots)
+    rng = random.Random(11)
+    words = ["", "", "seven of hearts", "please", "sorry", "up and over", "a cat", "nineteen",
+             "YAWP", "have a nice day", "red", "spades"]
+    d.modal_text = lambda modal: ("You forgot something." if modal.title.startswith("Enforce")
+                                  else rng.choice(words))
+
+    def choose(labels: list[str]) -> int:
+        calm = [i for i, label in enumerate(labels) if label != "Enforce"]
+        if calm and rng.random() < 0.85:
+            return rng.choice(calm)
+        return rng.randrange(len(labels))
+
+    await d.open(world.alice, [world.bob], ai=2,
+                 options="turn_seconds=0 target=2 max_turns=60")
+    assert [s["ai"] for s in d.table.seats] == [False, False, True, True]
+    for user in (world.alice, world.bob):
+        assert "Choose your secret rule" in fake.dms(user)[0].text
+    moves = await d.play_to_end(choose=choose)
+    assert moves > 0
+    for _ in range(100):  # the final board and result are delivered just after the last move
+        await fake.settle()
+        messages = fake.channel_messages(world.channel)
+        if any("game over" in m.text for m in messages):
+            break
+        await asyncio.sleep(0.05)
+    board = next(m for m in messages if "table #" in m.text and "Scores" in m.text)
+    versions = "\n".join(board.version_texts())
+    assert "Current trick — total" in versions and "plays next" in versions
+    assert "Everyone's secret rule" in board.text, "every rule is revealed at the end"
+    assert any("game over" in m.text for m in messages)
+    rows = await bot.storage.leaderboard(world.guild.id, "hidden_rules")
+    assert {r.name for r in rows} == {"alice", "bob"}
+
+
+async def test_time_limit_costs_a_point_and_passes_the_turn(fake, world, bots):
+    await bots.start(timer_tick=0.05)
+    d = driver(fake, world, bots)
+    await d.open(world.alice, [world.bob], options="turn_seconds=1 afk_turns=20")
+    # nobody chooses a rule or plays: the timer keeps a rule for each, then costs the first
+    # player to play a point and passes the turn without a card
+    first: tuple[list[int], int] | None = None
+    checked = False
+    for _ in range(600):  # normally 1-2 s; up to 30 s on a busy machine
+        await asyncio.sleep(0.05)
+        table = d.table
+        if table is None:
+            break
+        view = table.engine.view(table.state, None)
+        if view["phase"] != "play" or view["to_play"] is None:
+            continue
+        if view["turns"] == 0 and first is None:
+            first = (list(view["scores"]), view["to_play"])
+        elif view["turns"] == 1 and first is not None:
+            scores, mover = first
+            scores[mover] -= 1
+            assert view["scores"] == scores
+            assert view["to_play"] == 1 - mover
+            assert len(view["trick"]["cards"]) == 1, "no card was played"
+            checked = True
+            break
+    assert checked is True
+    for _ in range(100):  # the board is delivered just after the move
+        await asyncio.sleep(0.05)
+        await fake.settle()
+        texts = seen_by(fake, world.outsider)  # every version of the board
+        if "ran out of time: -1 point" in texts:
+            break
+    assert "ran out of time: -1 point, turn passes" in texts
+    assert "⏱️ 1 s per card" in texts
+
+
+async def test_referee_takes_back_broken_plays(fake, world, bots, bot):
+    d = driver(fake, world, bots)
+    await d.open(world.alice, [], ai=2, options="turn_seconds=0 referee=true target=10")
+    assert "referee on" in d.board().text
+
+    def choose(labels: list[str]) -> int:
+        """Alice says nothing and prefers a card that breaks some rule (she wants to see it)."""
+        if "Play" in labels:
+            return labels.index("Play")
+        s = d.table.state
+        for play in plays_of(d, 0):
+            after = d.table.engine.apply(s, 0, play).state  # saying nothing
+            label = f"{play.card} as {play.ace_as}" if play.ace_as else str(play.card)
+            if label in labels and len(after.history) > len(s.history):
+                return labels.index(label)  # the referee would take it back
+        return 0
+
+    seen_referee = False
+    for _ in range(300):
+        table = d.table
+        assert table is not None, "the game ended before alice broke a rule"
+        if any(r.result == "referee" and r.accused == 0 for r in table.state.history):
+            seen_referee = True
+            break
+        humans = [s for s in table.engine.waiting_for(table.state) if not table.is_ai(s)]
+        if not humans:
+            await fake.settle()
+            await asyncio.sleep(0.02)
+            continue
+        text = await d.take_turn(world.alice, choose)
+        assert "✅" in text or "out of date" in text, text
+        await fake.settle()
+        d.assert_no_leaks()
+    assert seen_referee
+    await fake.settle()
+    record = next(r for r in reversed(public_view(d)["history"])
+                  if r["result"] == "referee" and r["accused"] == 0)
+    assert record["enforcer"] is None and record["changes"][0] == -1
+    assert "Referee:" in seen_by(fake, world.outsider)
+    holder_rule = rule_labels(d, record["holder"])
+    if record["holder"] != 0:  # the AI's rule was shown to alice, privately
+        dm_text = "\n".join(m.text for m in fake.dms(world.alice))
+        assert holder_rule[0] in dm_text
+        assert holder_rule[0] not in seen_by(fake, world.outsider)
+    d.assert_no_leaks()
+
+
+async def test_rules_summary_and_help(fake, world, bot):
+    result = await fake.slash(world.alice, f"{CMD} rules", channel=world.channel)
+    assert result.ephemeral and "Hidden Rules" in result.text
+    assert "Enforcing" in result.text and "Challenge" in result.text and "21" in result.text
+    helped = await fake.slash(world.alice, "help", channel=world.channel)
+    assert "/hiddenrules new" in helped.text
