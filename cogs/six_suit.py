@@ -9,6 +9,7 @@ Teams are chosen in the lobby (option `teams=k`, the framework's team select).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -365,7 +366,8 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
 
     # ---- shared plumbing -----------------------------------------------------------------
     def _mine(self, interaction: discord.Interaction, kind: type | tuple[type, ...],
-              why_not: str) -> tuple[LiveTable, int, list[Any]]:
+              why_not: str | Callable[[LiveTable, list[Any]], str]
+              ) -> tuple[LiveTable, int, list[Any]]:
         """The seat's legal moves of one kind, or a friendly refusal saying why there are none."""
         table, seat, legal = self.legal_for(interaction)
         if not legal:
@@ -392,7 +394,7 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
         return "That move isn't possible right now; `/sixsuit move` lists what is."
 
     def _legal_or_none(self, interaction: discord.Interaction
-                                 ) -> tuple[LiveTable, int, list[Any]] | None:
+                       ) -> tuple[LiveTable, int, list[Any]] | None:
         try:
             return self.legal_for(interaction)
         except TableError:
