@@ -14,6 +14,7 @@ The helpers below are shared by the scripts.
 
 from __future__ import annotations
 
+import glob
 import json
 import math
 import os
@@ -70,6 +71,36 @@ def cpu_pressure() -> str:
         return f"{float(values['avg10']):.0f}%/{float(values['avg60']):.0f}%"
     except (OSError, ValueError, KeyError, IndexError):
         return "?"
+
+
+def schedstat(pid: int | str = "self") -> tuple[float, float]:
+    """(seconds on a CPU, seconds runnable but waiting for a CPU) summed over the threads of
+    a process (Linux schedstat). The second figure is what a busy machine costs us."""
+    run = wait = 0
+    for path in glob.glob(f"/proc/{pid}/task/*/schedstat"):
+        try:
+            with open(path) as fh:
+                fields = fh.read().split()
+            run += int(fields[0])
+            wait += int(fields[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    return run / 1e9, wait / 1e9
+
+
+def wait_for_quiet(max_seconds: float, threshold: float = 15.0) -> None:
+    """Wait (up to `max_seconds`) until CPU pressure over the last 10 s is below `threshold`%,
+    so that figures are not taken while other work hogs the machine."""
+    deadline = time.monotonic() + max_seconds
+    while time.monotonic() < deadline:
+        try:
+            with open("/proc/pressure/cpu") as fh:
+                avg10 = float(fh.readline().split()[1].split("=")[1])
+        except (OSError, ValueError, IndexError):
+            return
+        if avg10 < threshold:
+            return
+        time.sleep(2)
 
 
 def machine() -> str:

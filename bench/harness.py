@@ -431,11 +431,52 @@ def latency_summary(values: list[float]) -> dict[str, float]:
 
 
 # --------------------------------------------------------------------------- profiles
-def print_profile(kind: str, path: Path, top: int = 25) -> None:
+CATEGORIES = (
+    ("engines/", "engines (game rules)"),
+    ("/bot/", "bot/ (service, delivery, UI)"),
+    ("/cogs/", "cogs/"),
+    ("/discord/", "discord.py"),
+    ("/aiohttp/", "aiohttp (HTTP client, websocket)"),
+    ("/aiosqlite/", "aiosqlite"),
+    ("/json/", "json"),
+    ("/asyncio/", "asyncio"),
+    ("/yarl/", "yarl / multidict"),
+    ("/multidict/", "yarl / multidict"),
+)
+
+
+def profile_categories(path: Path) -> list[tuple[str, float]]:
+    """Own time of a cProfile dump summed by package (C functions go to their caller's
+    package when pstats cannot place them)."""
+    stats = pstats.Stats(str(path))
+    totals: Counter[str] = Counter()
+    for (filename, _line, name), (_cc, _nc, tottime, _ct, callers) in stats.stats.items():
+        where = filename
+        if filename == "~" and callers:  # a built-in: charge it to its main caller's package
+            where = max(callers.items(), key=lambda kv: kv[1][2])[0][0]
+        label = next((lab for marker, lab in CATEGORIES if marker in where), None)
+        if label is None:
+            label = "sqlite3 / other built-ins" if "sqlite" in name else "other"
+        totals[label] += tottime
+    return totals.most_common()
+
+
+def print_profile(kind: str, path: Path, top: int = 25, per: tuple[str, int] | None = None
+                  ) -> None:
     if not path.exists():
         print(f"(no profile written at {path})")
         return
     if kind == "cprofile":
+        cats = profile_categories(path)
+        total = sum(v for _, v in cats) or 1.0
+        print("\n### CPU time of the bot's event-loop thread by package (cProfile with "
+              "time.thread_time; own time)\n")
+        headers = ["package", "CPU s", "share"]
+        if per:
+            headers.append(f"ms per {per[0]}")
+        print_table(headers, [[label, seconds, f"{seconds / total:.0%}",
+                               *([seconds * 1e3 / per[1]] if per else [])]
+                              for label, seconds in cats], digits=2)
         for key in ("tottime", "cumulative"):
             print(f"\n### bot process cProfile, sorted by {key}\n")
             print("```")

@@ -42,7 +42,17 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bench import machine, median, player_counts, print_table, verdict, write_json
+from bench import (
+    cpu_pressure,
+    machine,
+    median,
+    player_counts,
+    print_table,
+    schedstat,
+    verdict,
+    wait_for_quiet,
+    write_json,
+)
 from bench.harness import (
     BotProcess,
     TableSim,
@@ -157,7 +167,11 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         # ---- play
         await bot.trace_reset()
         await bot.profiling(True)
+        if args.quiet_wait:
+            wait_for_quiet(args.quiet_wait)
         cpu_bot, cpu_me = bot.cpu_seconds(), time.process_time()
+        sched_bot, sched_me = schedstat(bot.pid), schedstat()
+        pressure_before = cpu_pressure()
         ack_mark, mark = len(fake.ack_latencies), fake.mark()
         moves_before = sum(s.moves for s in live)
         t0 = time.monotonic()
@@ -190,6 +204,9 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
             "extra_private_per_move": (calls["counts"]["private"] - dm_posts) / moves
             if moves else float("nan"),
             "bot_cpu": (bot.cpu_seconds() - cpu_bot) / settle_s,
+            "bot_runqueue_wait": (schedstat(bot.pid)[1] - sched_bot[1]) / settle_s,
+            "driver_runqueue_wait": (schedstat()[1] - sched_me[1]) / settle_s,
+            "cpu_pressure": f"{pressure_before} → {cpu_pressure()}",
             "bot_cpu_ms_per_move": (bot.cpu_seconds() - cpu_bot) * 1e3 / moves
             if moves else float("nan"),
             "driver_cpu": (time.process_time() - cpu_me) / settle_s,
@@ -221,7 +238,9 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         print(f"  play: {moves} moves in {play_s:.1f}s ({p['moves_per_s']:.0f}/s), ack p50 "
               f"{p['ack']['p50_ms']:.1f} ms p99 {p['ack']['p99_ms']:.1f} ms max "
               f"{p['ack']['max_ms']:.0f} ms; per move: public {per_move['public']:.2f}, "
-              f"private {per_move['private']:.2f}; bot CPU {p['bot_cpu']:.0%}", flush=True)
+              f"private {per_move['private']:.2f}; bot CPU {p['bot_cpu']:.0%}, bot waiting "
+              f"for a CPU {p['bot_runqueue_wait']:.0%} of the time, CPU pressure "
+              f"{p['cpu_pressure']}", flush=True)
         if p["errors"] or failures:
             print(f"  refusals/errors: {dict(p['errors'].most_common(5))} "
                   f"{dict(failures.most_common(5))}")
@@ -275,7 +294,9 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         await fake.stop()
     if args.profile:
         print(f"\n## Profile of the bot process during the play phase, {n} tables")
-        print_profile(args.profile, profile_out, args.top)
+        moves = result.get("play", {}).get("moves") or 0
+        print_profile(args.profile, profile_out, args.top,
+                      per=("move", moves) if moves else None)
     return result
 
 
@@ -294,17 +315,19 @@ def report(results: list[dict[str, Any]], args) -> None:
                      p["per_move"]["private"], p["dm_posts_per_move"],
                      p["extra_private_per_move"], p["per_move"]["interaction"],
                      p["rss_per_table_kb"], p["bot_cpu_ms_per_move"], f"{p['bot_cpu']:.0%}",
-                     f"{p['driver_cpu']:.0%}"])
+                     f"{p['bot_runqueue_wait']:.0%}", f"{p['driver_cpu']:.0%}"])
     print_table(["tables", "moves", "moves/s", "ack p50 ms", "ack p99 ms", "ack max ms",
                  f"p99 < {GOAL_P99_MS:g} ms", "public/move", "≤ 2", "private/move",
                  "DMs/move", "extra private/move", "interaction/move", "RSS KiB/table",
-                 "bot CPU ms/move", "bot CPU", "fake+players CPU"], rows, digits=2)
+                 "bot CPU ms/move", "bot CPU", "bot threads waiting for a CPU",
+                 "fake+players CPU"], rows, digits=2)
     print("\nack = INTERACTION_CREATE sent by the fake → the bot's callback received (every "
           "interaction of the phase). DMs/move = DM messages posted (one per changed private "
           "view); extra private = private calls beyond those (DM channel creation). CPU = "
           "share of one core over the phase; bot CPU ms/move = the bot process's CPU time "
           "(all its threads) / confirmed moves, which does not depend on how busy the machine "
-          "is.")
+          "is; bot waiting for CPU = time its threads were runnable but not running (Linux "
+          "schedstat), i.e. what other work on the machine cost it.")
     kinds = sorted({k for r in results if r.get("play") for k in r["play"]["by_kind"]})
     if kinds:
         print("\n### Acknowledgement latency by kind of interaction (p50 / p99 ms)\n")
@@ -434,6 +457,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=60.0,
                         help="how long a player waits for an answer (60)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--quiet-wait", type=float, default=0.0,
+                        help="before each play phase wait up to this many seconds for CPU "
+                        "pressure (10 s) < 15%% (0 = do not wait)")
     parser.add_argument("--profile", choices=("cprofile", "sample"),
                         help="profile the bot process during the play phase")
     parser.add_argument("--top", type=int, default=25)

@@ -29,7 +29,15 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bench import machine, percentile, print_table, write_json
+from bench import (
+    cpu_pressure,
+    machine,
+    percentile,
+    print_table,
+    schedstat,
+    wait_for_quiet,
+    write_json,
+)
 from bench.harness import BotProcess, TableSim, build_world, settle, split_calls
 from bench.load import gather_sims, table_specs
 
@@ -120,6 +128,10 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         await first.stop()
         result["stop_seconds"] = time.monotonic() - t0
         await asyncio.sleep(args.pause)
+        if args.quiet_wait:
+            wait_for_quiet(args.quiet_wait)
+        pressure = cpu_pressure()
+        sched_first = schedstat()
 
         # ---- the restart
         mark = fake.mark()
@@ -147,12 +159,15 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
             moved_p50_s=percentile(moved, 50), moved_all_s=max(moved, default=0),
             problems=dict(problems),
             calls_before_ready=split_calls(fake, mark, ready_mark)["counts"],
-            rss_after=second.rss())
+            rss_after=second.rss(), cpu_pressure=pressure,
+            bot_cpu_s=second.cpu_seconds(), bot_runqueue_wait_s=schedstat(second.pid)[1],
+            driver_runqueue_wait_s=schedstat()[1] - sched_first[1])
         print(f"  restart: ready {result['ready_s']:.2f}s after spawn "
               f"({result['reattached']} tables re-attached); all {len(answered)} answered "
               f"after {result['answered_all_s']:.2f}s, all {len(moved)} moved after "
-              f"{result['moved_all_s']:.2f}s" + (f"; problems {dict(problems)}" if problems
-                                                 else ""), flush=True)
+              f"{result['moved_all_s']:.2f}s; the new bot used {result['bot_cpu_s']:.2f} s of "
+              f"CPU and waited {result['bot_runqueue_wait_s']:.2f} s for one (CPU pressure "
+              f"{pressure})" + (f"; problems {dict(problems)}" if problems else ""), flush=True)
         log = second.log_problems()
         result["bot_log_problems"] = len(log)
         if log:
@@ -174,16 +189,19 @@ def report(results: list[dict[str, Any]]) -> None:
     print("\n## Restart: seconds from spawning the new bot process\n")
     print_table(["tables", "re-attached", "interpreter up", "imports done", "create_bot",
                  "ready", "answered p50", "all answered", "moved p50", "all moved",
-                 "DB MiB", "old bot stop s"],
+                 "DB MiB", "old bot stop s", "bot CPU s", "bot waited for CPU s"],
                 [[r["tables"], f"{r['reattached']}/{r['prepared']}", r["interpreter_s"],
                   r["imports_s"], r["create_s"], r["ready_s"], r["answered_p50_s"],
                   r["answered_all_s"], r["moved_p50_s"], r["moved_all_s"],
-                  r["db_bytes"] / 2**20, r["stop_seconds"]]
+                  r["db_bytes"] / 2**20, r["stop_seconds"], r["bot_cpu_s"],
+                  r["bot_runqueue_wait_s"]]
                  for r in results if "ready_s" in r], digits=2)
     print("\nready = the new bot's wait_until_ready() returned (stored tables are re-attached "
           "in setup_hook, before the gateway connects); answered = the panel came back for "
           "the player the old board names (a click on every old board, all at once); moved = "
-          "that player then finished a move through the panel.")
+          "that player then finished a move through the panel. bot CPU s / waited for CPU s: "
+          "the new process's CPU time and the time its threads were runnable but not running, "
+          "from spawn until every table had moved.")
     for r in results:
         if r.get("problems"):
             print(f"- {r['tables']} tables: {r['problems']}")
@@ -219,6 +237,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="only time the answer to Take my turn, do not finish a move")
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--quiet-wait", type=float, default=0.0,
+                        help="before each restart wait up to this many seconds for CPU "
+                        "pressure (10 s) < 15%% (0 = do not wait)")
     parser.add_argument("--profile", choices=("cprofile", "sample"),
                         help="profile the new bot process from its start until every table "
                         "answered")
