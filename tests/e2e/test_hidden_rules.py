@@ -39,6 +39,17 @@ def seen_by(fake, user) -> str:
     return "\n".join(fake.visible_texts(user))
 
 
+async def channel_text_with(fake, world, needle: str) -> str:
+    """The channel's messages once `needle` shows (delivery runs just after a move)."""
+    for _ in range(100):
+        await fake.settle()
+        text = "\n".join(m.text for m in fake.channel_messages(world.channel))
+        if needle in text:
+            return text
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{needle!r} never appeared in the channel")
+
+
 async def ok(fake, world, user, command: str, args: dict | None = None):
     result = await fake.slash(user, f"{CMD} {command}", args or {}, channel=world.channel)
     assert result.ephemeral and "✅" in result.text, result.text
@@ -118,7 +129,7 @@ async def open_panel(d: TableDriver, user):
 # --------------------------------------------------------------------------- tests
 async def test_enforcement_accept_and_challenges_by_commands_and_panel(fake, world, bots, bot):
     d = driver(fake, world, bots)
-    await d.open(world.alice, [world.bob, world.carol], options="turn_seconds=0 target=10")
+    await d.open(world.alice, [world.bob, world.carol], options="turn_seconds=0 target=6 max_turns=50")
     users = [world.alice, world.bob, world.carol]
     assert [s["name"] for s in d.table.seats] == ["alice", "bob", "carol"]
     names = d.table.names
@@ -285,6 +296,12 @@ async def test_enforcement_accept_and_challenges_by_commands_and_panel(fake, wor
     assert right_done and wrong_done and used_next and used_pass
     d.assert_no_leaks()
 
+    # ---- the rest of the game through the panel (the 50-turn cap ends it at the latest)
+    d.modal_text = lambda modal: "" if modal.title.startswith("Play") else "Check your words."
+    await d.play_to_end(choose=lambda labels: 0)
+    final = await channel_text_with(fake, world, "game over")
+    assert "Everyone's secret rule" in final
+
 
 async def test_whole_game_with_humans_and_ai_seats_through_the_panel(fake, world, bots, bot):
     d = driver(fake, world, bots)
@@ -307,12 +324,8 @@ async def test_whole_game_with_humans_and_ai_seats_through_the_panel(fake, world
         assert "Choose your secret rule" in fake.dms(user)[0].text
     moves = await d.play_to_end(choose=choose)
     assert moves > 0
-    for _ in range(100):  # the final board and result are delivered just after the last move
-        await fake.settle()
-        messages = fake.channel_messages(world.channel)
-        if any("game over" in m.text for m in messages):
-            break
-        await asyncio.sleep(0.05)
+    await channel_text_with(fake, world, "game over")
+    messages = fake.channel_messages(world.channel)
     board = next(m for m in messages if "table #" in m.text and "Scores" in m.text)
     versions = "\n".join(board.version_texts())
     assert "Current trick — total" in versions and "plays next" in versions
