@@ -240,7 +240,7 @@ class HiddenRulesUI(GameUI):
     @staticmethod
     def history_line(record: dict[str, Any], names: list[str]) -> str:
         accused, holder = names[record["accused"]], names[record["holder"]]
-        play = f"{accused}'s {_card(record['card'])} (total {_num(record['total'])})"
+        play = f"{accused}'s {_card(record['card'])} (→ {_num(record['total'])})"
         said = f", said {_quote(record['say'], 40)}" if record.get("say") else ", said nothing"
         hint = _quote(record["hint"], 60)
         if record["result"] == "referee":
@@ -276,6 +276,12 @@ class HiddenRulesUI(GameUI):
             embed.add_field(name="Characters", value=_clip(", ".join(characters), 400),
                             inline=False)
         return embed
+
+    def render_result(self, outcome: Any, view: dict[str, Any], names: list[str]) -> str:
+        order = sorted(outcome.scores, key=lambda s: (s not in outcome.winners,
+                                                      -outcome.scores[s], s))
+        return "\n".join(f"{'🏆 ' if seat in outcome.winners else ''}**{names[seat]}** — "
+                         f"{_points(int(outcome.scores[seat]))}" for seat in order)
 
     # ---- private view ---------------------------------------------------------------------
     def render_private(self, view: dict[str, Any], names: list[str], seat: int

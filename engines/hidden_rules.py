@@ -369,7 +369,10 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             self._enforce(s, seat, action, events)
         elif isinstance(action, Pass):
             s.waived |= 1 << seat
-            events.append(public("pass", f"{{P{seat}}} lets the play stand.", seat=seat))
+            # Shown to nobody: after every play each seat waives, which would flood the table's
+            # log; who may still enforce is public in `view()["window"]["may_enforce"]`.
+            events.append(Event("pass", f"{{P{seat}}} lets the play stand.", frozenset(),
+                                {"seat": seat}))
         elif isinstance(action, Accept):
             self._resolve(s, challenged=False, events=events)
         elif isinstance(action, Challenge):
@@ -524,7 +527,7 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         whose = "their own rule" if action.holder == seat else f"{{P{action.holder}}}'s rule"
         events.append(public(
             "enforce", f"{{P{seat}}} enforces {whose} against {{P{accused}}}'s "
-            f"{s.last.ctx.card}: “{hint}”. {{P{accused}}} may accept or challenge.",
+            f"{s.last.ctx.card}: “{hint}” — {{P{accused}}} may accept or challenge.",
             enforcer=seat, holder=action.holder, accused=accused, hint=hint))
 
     def _resolve(self, s: HiddenRulesState, challenged: bool, events: list[Event]) -> None:

@@ -237,7 +237,9 @@ async def test_enforcement_accept_and_challenges_by_commands_and_panel(fake, wor
             if not used_pass and idle:
                 await ok(fake, world, users[idle[0]], "pass")
                 assert idle[0] not in public_view(d)["window"]["may_enforce"]
-                assert "lets the play stand" in d.board().text
+                free = next(line for line in d.board().text.splitlines()
+                            if "Still free to" in line)
+                assert names[idle[0]] not in free, free
                 used_pass = True
             continue
         candidates = []
