@@ -99,6 +99,12 @@ async def gather_sims(sims: list[TableSim], make) -> Counter:
     return failures
 
 
+def count_closed_dm_notes(fake, sims: list[TableSim]) -> int:
+    """Channel messages telling a player their DMs are closed (none are, in this benchmark)."""
+    return sum(1 for sim in sims for m in fake.channel_messages(sim.channel)
+               if "direct messages" in m.content)
+
+
 def phase_latencies(sims: list[TableSim]) -> dict[str, list[float]]:
     merged: dict[str, list[float]] = {}
     for sim in sims:
@@ -253,6 +259,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
             fake.enforce_rate_limits(args.per_route, args.per_seconds, args.global_per_second)
             ack_mark, mark = len(fake.ack_latencies), fake.mark()
             moves_before = sum(s.moves for s in live)
+            closed_dm_notes = count_closed_dm_notes(fake, live)
             t0 = time.monotonic()
             failures = await gather_sims(live, lambda s: s.play(
                 moves=10**9, deadline=t0 + args.limits_seconds, timeout=args.timeout))
@@ -274,12 +281,14 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
                                   if k != "interaction") / (limit_s + drain_s),
                 "errors": sum((s.errors for s in live), Counter()), "failures": failures,
                 "limits": (args.per_route, args.per_seconds, args.global_per_second),
+                "closed_dm_notes": count_closed_dm_notes(fake, live) - closed_dm_notes,
             }
             fake.disable_rate_limits()
             q = result["limits"]
             print(f"  limits: {moves} moves in {limit_s:.0f}s ({q['moves_per_s']:.1f}/s), "
                   f"429s: {q['total_429']} (global {q['global_429']}, per route "
-                  f"{dict(per_route)}), drained after {drain_s:.1f}s", flush=True)
+                  f"{dict(per_route)}), drained after {drain_s:.1f}s; \"can't DM you\" notes "
+                  f"posted (no player has closed DMs): {q['closed_dm_notes']}", flush=True)
         result["bot_stats"] = stats = await bot.stats()
         print(f"  bot heap after the run: {stats['gc_objects']:,} objects tracked by the GC "
               f"(a full collection took {stats['full_gc_seconds'] * 1e3:.0f} ms), "
