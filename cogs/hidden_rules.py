@@ -190,7 +190,7 @@ class HiddenRulesUI(GameUI):
         else:
             embed.title = "No trick in progress"
         status = "\n".join(self._status_lines(view, names))
-        body = _fit_text(lines, 3000 - len(status) - 2, more="earlier cards")
+        body = _fit_text(lines, 1800 - len(status), more="earlier cards")
         embed.description = (f"{body}\n\n{status}" if body else status)[:4000]
         return embed
 
@@ -322,10 +322,6 @@ class HiddenRulesUI(GameUI):
                        "rule; whoever is wrong pays) — **Take my turn** or "
                        "`/hiddenrules accept` / `challenge`.")[:1024],
                 inline=False)
-        elif view.get("phase") in ("play", "pending"):
-            embed.add_field(name="Table", value=(
-                f"Total **{_num(view['trick']['total'])}** · you have "
-                f"{_points(view['scores'][seat])} (first to {view['target']})"), inline=False)
         return embed
 
     # ---- free text of a move --------------------------------------------------------------

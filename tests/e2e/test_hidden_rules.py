@@ -109,6 +109,21 @@ async def enforce_by_slash(fake, world, user, holder_name: str, hint: str):
                                                     "holder": pick["value"], "hint": hint})
 
 
+async def enforce_by_panel(fake, d: TableDriver, user, holder_name: str, hint: str):
+    """Take my turn → Enforce → Rule of … → the hint form."""
+    result = await open_panel(d, user)
+    top = next(b for b in result.message.buttons() if b["label"] == "Enforce")
+    result = await fake.click(user, result.message, top["custom_id"])
+    rules = [b for b in result.message.buttons() if b["label"].startswith("Rule of")]
+    assert len(rules) == 3, result.message.buttons()
+    pick = next(b for b in rules if b["label"] == f"Rule of {holder_name}")
+    result = await fake.click(user, result.message, pick["custom_id"])
+    assert result.modal is not None and result.modal.title.startswith("Enforce")
+    done = await fake.submit_modal(user, result.modal.custom_id, {"text": hint})
+    assert done.ephemeral and "✅" in done.text, done.text
+    await fake.settle()
+
+
 def plays_of(d: TableDriver, seat: int) -> list[Play]:
     return [a for a in d.table.engine.legal_actions(d.table.state, seat) if isinstance(a, Play)]
 
@@ -257,7 +272,11 @@ async def test_enforcement_accept_and_challenges_by_commands_and_panel(fake, wor
         trigger_label, action_label = rule_labels(d, holder)
         third_knew = d.table.state.knows_rule(third, holder)  # from an earlier challenge
         await play_by_slash(fake, world, d, user, play)
-        await enforce_by_slash(fake, world, users[holder], "Your own rule", "Think again")
+        if want_right:
+            await enforce_by_slash(fake, world, users[holder], "Your own rule", "Think again")
+        else:
+            await enforce_by_panel(fake, d, users[holder], names[holder], "Think again")
+        assert public_view(d)["pending"]["hint"] == "Think again"
         if want_right:
             panel = await open_panel(d, user)
             challenge = next(b for b in panel.message.buttons()
@@ -333,6 +352,9 @@ async def test_whole_game_with_humans_and_ai_seats_through_the_panel(fake, world
     assert "Current trick — total" in versions and "plays next" in versions
     assert "Everyone's secret rule" in board.text, "every rule is revealed at the end"
     assert any("game over" in m.text for m in messages)
+    shown = fake.modals_shown(world.alice) + fake.modals_shown(world.bob)
+    assert any(m.title.startswith("Play") for m in shown), "a play asks what you say"
+    assert any(f"“{w}”" in versions for w in words if w), "what was said shows on the board"
     rows = await bot.storage.leaderboard(world.guild.id, "hidden_rules")
     assert {r.name for r in rows} == {"alice", "bob"}
 
@@ -427,3 +449,45 @@ async def test_rules_summary_and_help(fake, world, bot):
     assert "Enforcing" in result.text and "Challenge" in result.text and "21" in result.text
     helped = await fake.slash(world.alice, "help", channel=world.channel)
     assert "/hiddenrules new" in helped.text
+
+
+def test_board_fits_discord_limits_with_five_players_and_long_texts():
+    """Worst case: 5 long names, a 25-card trick with 200-character words, 10 enforcements
+    with long hints, many names used, every rule revealed: still within Discord's limits."""
+    from cogs.hidden_rules import BOARD_BUDGET, HiddenRulesUI
+
+    ui = HiddenRulesUI()
+    engine = ui.engine
+    state = engine.new_game(5, 5)
+    for seat in range(5):
+        state = engine.apply(state, seat, engine.legal_actions(state, seat)[0]).state
+    view = engine.view(state, None)
+    long = "x" * 199 + "!"
+    view["trick"]["cards"] = [{"seat": i % 5, "card": "10♥", "value": -4, "say": long,
+                               "turned_up": i == 0} for i in range(25)]
+    record = {"enforcer": 1, "holder": 2, "accused": 3, "hint": long, "result": "right",
+              "card": "Q♠", "total": -10, "say": long, "changes": [0, 1, -1, -2, 0]}
+    view["history"] = [record] * 10
+    view["enforcements"] = 40
+    view["named"] = {"animals": ["hippopotamus"] * 60, "characters": ["sherlock holmes"] * 60}
+    view["pending"] = {"enforcer": 1, "holder": 2, "hint": long, "accused": 3, "card": "Q♠"}
+    names = [f"Player number {i} with a long name" for i in range(5)]
+    for over in (False, True):
+        if over:
+            view["phase"] = "over"
+            view["all_rules"] = [engine._rule_json(state, p) for p in range(5)]
+            view["winners"] = [1]
+        embeds = ui.render_board(view, names)
+        assert 1 <= len(embeds) <= 9
+        assert sum(len(e) for e in embeds) <= BOARD_BUDGET + 200
+        for embed in embeds:
+            assert len(embed.description or "") <= 4096 and len(embed.title or "") <= 256
+            assert len(embed.fields) <= 25
+            assert all(len(f.value) <= 1024 and len(f.name) <= 256 for f in embed.fields)
+        text = "\n".join(e.description or "" for e in embeds)
+        assert "earlier cards" in text and "Current trick" in embeds[0].title
+        if over:
+            assert any(e.title == "Everyone's secret rule" for e in embeds)
+    private = ui.render_private(engine.view(state, 0), names, 0)
+    assert len(private) <= 6000 and "Your secret rule" in private.fields[0].name
+
