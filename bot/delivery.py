@@ -135,12 +135,17 @@ class Publisher:
                                   emoji="▶️", style=discord.ButtonStyle.primary))
         deadline = table.meta.get("deadline")
         clock = f" (time runs out <t:{int(deadline)}:R>)" if deadline else ""
+        hint = table.ui.turn_hint(engine.view(table.state, None), table.names)
         message = await channel.send(
-            f"🎯 {mentions}, it's your move in **{engine.title}**{clock}.",
+            f"🎯 {mentions}, it's your move in **{engine.title}**"
+            f"{' — ' + hint if hint else ''}{clock}.",
             view=view, allowed_mentions=MENTIONS)
         table.meta["turn_message_id"] = message.id
 
     async def _final(self, table: LiveTable) -> None:
+        if table.meta.get("final_posted"):
+            return  # a later sync of a finished table must not post the result again
+        table.meta["final_posted"] = True
         engine = table.engine
         outcome = engine.outcome(table.state)
         old = table.meta.pop("turn_message_id", None)

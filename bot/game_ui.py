@@ -48,6 +48,10 @@ class GameUI:
         """One seat's private view: hand, secret role or rule."""
         raise NotImplementedError
 
+    def turn_hint(self, view: dict[str, Any], names: list[str]) -> str | None:
+        """A few words for the turn notice on what is asked (e.g. "consent or veto …")."""
+        return None
+
     def text_prompt(self, action: Any) -> TextPrompt | None:
         """If a move carries free text, the panel asks for it in a form first."""
         return None

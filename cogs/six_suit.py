@@ -119,6 +119,18 @@ class SixSuitUI(GameUI):
     blurb = ("2–12 players (solo or in teams) predict their draws and cover each other's six "
              "piles: force a six suit on an opponent to eliminate them.")
 
+    def turn_hint(self, view: dict[str, Any], names: list[str]) -> str | None:
+        phase = view.get("phase")
+        if phase == "consent":
+            offer = view.get("offer") or {}
+            return (f"consent to or veto {_name(names, offer.get('from'))}'s "
+                    f"{_card(offer.get('card', '?'))} on your pile {offer.get('pile', 0) + 1}")
+        if phase == PREDICT:
+            return "predict a number, colour and shape, then draw"
+        if phase == PLAY:
+            return "play a card on a pile, or discard"
+        return None
+
     def rules_markdown(self) -> str:
         return (f"{super().rules_markdown()}\n\n**Playing here**\n"
                 "• **Take my turn** on the board walks you through every move with buttons.\n"

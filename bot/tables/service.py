@@ -269,8 +269,9 @@ class TableService:
 
     # ------------------------------------------------------------------ playing
     async def act(self, table_id: int, user_id: int, action: Any, *,
-                  version: int | None = None) -> tuple[LiveTable, str]:
-        """A human's move. Returns the table and a short text of what was done."""
+                  version: int | None = None) -> tuple[LiveTable, str, list[str]]:
+        """A human's move. Returns the table, a short text of what was done, and the texts
+        of the private events only this player was told (e.g. the card they drew)."""
         table = self.get(table_id)
         async with table.lock:
             if not table.playing:
@@ -286,9 +287,11 @@ class TableService:
                 table.seats[seat].pop("replaced", None)
                 table.add_log([public("back", f"{{P{seat}}} is back and plays again.")])
             text = render_seats(table.engine.describe(table.state, action), table.names)
-            await self._commit(table, seat, action)
+            events = await self._commit(table, seat, action)
             table.meta.setdefault("expiries", {}).pop(str(seat), None)
-        return table, text
+        secrets = [render_seats(e.text, table.names) for e in events
+                   if e.visible_to is not None and seat in e.visible_to]
+        return table, text, secrets
 
     def seat_for(self, table: LiveTable, user_id: int) -> int:
         seat = table.seat_of(user_id)

@@ -149,7 +149,8 @@ class TableInteractions:
                               page=page)
 
     async def show_panel(self, interaction: discord.Interaction, table: LiveTable, seat: int,
-                         prefix: tuple[int, ...], *, edit: bool, page: int = 0) -> None:
+                         prefix: tuple[int, ...], *, edit: bool, page: int = 0,
+                         note: str = "") -> None:
         if not table.playing:
             raise TableError("The game hasn't started yet.")
         engine = table.engine
@@ -196,6 +197,8 @@ class TableInteractions:
                                       emoji="↩️", row=1))
         crumbs = " › ".join(level.crumbs)
         text = f"**Your move** in {engine.title}" + (f" — {crumbs}" if crumbs else "") + ":"
+        if note:
+            text = f"{note}\n\n{text}"
         if edit:
             await interaction.response.edit_message(content=text, embed=None, view=view)
         else:
@@ -227,10 +230,15 @@ class TableInteractions:
     async def perform(self, interaction: discord.Interaction, table: LiveTable, action: Any, *,
                       version: int | None = None, edit: bool = False) -> None:
         """Apply a human's move and confirm it to them (ephemerally)."""
-        _table, text = await self.service.act(table.id, interaction.user.id, action,
-                                              version=version)
-        confirmation = f"✅ {text}"
-        if edit:
+        _table, text, secrets = await self.service.act(table.id, interaction.user.id, action,
+                                                       version=version)
+        confirmation = "\n".join([f"✅ {text}", *(f"🤫 {line}" for line in secrets)])
+        seat = table.seat_of(interaction.user.id)
+        if (edit and not table.finished and seat is not None
+                and seat in table.engine.waiting_for(table.state)):
+            # still this player's turn (e.g. after drawing): the panel goes on in place
+            await self.show_panel(interaction, table, seat, (), edit=True, note=confirmation)
+        elif edit:
             await interaction.response.edit_message(content=confirmation, embed=None, view=None)
         else:
             await reply(interaction, confirmation, ephemeral=True)

@@ -52,8 +52,9 @@ def resolve(engine: Engine, state: Any, seat: int, names: list[str],
     if finished and not deeper:
         return PanelLevel(prefix, crumbs, [], finished[0])
     options = _unique(p[depth] for _, p in deeper)
-    if len(options) == 1 and not finished and depth < 8:
-        # a single choice is no choice: step through it
+    lone_move = len(deeper) == 1 and len(deeper[0][1]) == depth + 1
+    if len(options) == 1 and not finished and not lone_move and depth < 8:
+        # a single group is no choice: step into it (a lone move still waits for a click)
         return resolve(engine, state, seat, names, (*prefix, 0))
     return PanelLevel(prefix, crumbs, options, None)
 

@@ -381,7 +381,11 @@ async def test_empty_row_turn_is_draw_then_place(fake, world, bots, bot):
     assert "The row is empty" in board and "*empty*" in board
     await refused(fake, d, user, "place", {"card": "7s"}, says="row is empty")
     panel = await d.click(user, d.board(), "Take my turn")
-    assert "✅" in panel.text and "Draw" in panel.text  # a single choice: no panel needed
+    assert [b.get("label") for b in panel.message.buttons()] == ["Draw"]  # waits for a click
+    drawn = await d.click(user, panel.message, "Draw")
+    # the panel goes on in place: what was drawn (only to this player), then the place step
+    assert "✅" in drawn.text and "🤫" in drawn.text and "Your move" in drawn.text
+    assert drawn.ephemeral
     await fake.settle()
     assert d.table.state.phase == PLACE
     await refused(fake, d, user, "draw", says="place a card")
