@@ -187,6 +187,8 @@ async def test_enforcement_accept_and_challenges_by_commands_and_panel(fake, wor
     await refused(fake, world, d, users[e1], "enforce", {"player": names[p1], "holder": "x",
                                                           "hint": "no play yet"})
     await refused(fake, world, d, users[p1], "play", {"card": "ace of cups"})
+    turned_up = view["trick"]["cards"][0]["card"]
+    assert "don't have" in await refused(fake, world, d, users[p1], "play", {"card": turned_up})
     stale = await refused(fake, world, d, users[p1], "play", {"card": f"{d.table.version - 1}.0"})
     assert "out of date" in stale
     await play_by_slash(fake, world, d, users[p1], say="hello there")
