@@ -128,6 +128,8 @@ def fmt(value: Any, digits: int = 1) -> str:
     if isinstance(value, float):
         if math.isnan(value):
             return "—"
+        if math.isinf(value):
+            return "> 3 s"
         if abs(value) >= 1000:
             return f"{value:,.0f}"
         return f"{value:.{digits}f}"

@@ -201,6 +201,7 @@ class TableSim:
     games_finished: int = 0
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     interaction_ids: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+    no_answer: Counter = field(default_factory=Counter)
     errors: Counter = field(default_factory=Counter)
     last_error: str = ""
 
@@ -241,8 +242,21 @@ class TableSim:
             await asyncio.sleep(self.poll)
 
     # ---------------------------------------------------------------- interactions
-    async def _interact(self, kind: str, coro):
-        result = await coro
+    async def _interact(self, kind: str, coro, *, tolerate: bool = False):
+        """Run one interaction; a click the bot did not acknowledge within Discord's 3 s is
+        counted (Discord would say "This interaction failed") and, in play, tolerated: the
+        player simply looks at the board again and retries."""
+        from fakediscord import BotDidNotRespond
+
+        try:
+            result = await coro
+        except BotDidNotRespond as exc:
+            self.no_answer[kind] += 1
+            if not tolerate:
+                raise
+            self.errors["not acknowledged within 3 s"] += 1
+            self.last_error = str(exc)
+            return None
         self.latencies[kind].append(result.latency)
         self.interaction_ids[kind].append(result.interaction_id)
         return result
@@ -278,13 +292,15 @@ class TableSim:
         if turn_id is None:
             return False
         result = await self._interact("turn", self.fake.click(user, self.board, turn_id,
-                                                              timeout=timeout))
+                                                              timeout=timeout), tolerate=True)
         for _ in range(12):
+            if result is None:
+                return False
             if result.modal is not None:  # a move that carries text (e.g. Hidden Rules)
                 fields = {c.get("custom_id"): "bench" for c in _inputs(result.modal.components)}
                 result = await self._interact("move", self.fake.submit_modal(
-                    user, result.modal.custom_id, fields, timeout=timeout))
-                return self._confirmed(result)
+                    user, result.modal.custom_id, fields, timeout=timeout), tolerate=True)
+                return result is not None and self._confirmed(result)
             text = result.text
             if CONFIRM in text or "⚠️" in text or "out of date" in text:
                 return self._confirmed(result)
@@ -302,7 +318,7 @@ class TableSim:
                                        timeout=timeout)
             else:
                 return self._confirmed(result)
-            result = await self._interact("panel", coro)
+            result = await self._interact("panel", coro, tolerate=True)
         self.errors["panel never reached a move"] += 1
         return False
 
@@ -317,8 +333,9 @@ class TableSim:
             return False
         pick = self.rng.choice(choices)
         result = await self._interact("move", self.fake.slash(
-            user, command, {"action": pick["value"]}, channel=self.channel, timeout=timeout))
-        return self._confirmed(result)
+            user, command, {"action": pick["value"]}, channel=self.channel, timeout=timeout),
+            tolerate=True)
+        return result is not None and self._confirmed(result)
 
     def _confirmed(self, result) -> bool:
         text = result.text
@@ -354,8 +371,10 @@ class TableSim:
                 continue
             if self.think:
                 await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
-            await self.move(actors[0], timeout)
-            seen = version
+            if await self.move(actors[0], timeout):
+                seen = version
+            else:  # refused or not acknowledged: look at the board again in a moment
+                await asyncio.sleep(max(self.poll, 0.5))
 
 
 def _inputs(components: list[dict]) -> list[dict]:
@@ -424,8 +443,11 @@ def ack_legs(fake, trace: dict[str, Any], ids: list[int]) -> dict[str, list[floa
     return legs
 
 
-def latency_summary(values: list[float]) -> dict[str, float]:
-    return {"n": len(values), "p50_ms": percentile(values, 50) * 1e3,
+def latency_summary(values: list[float], late: int = 0) -> dict[str, float]:
+    """Percentiles in ms; `late` interactions acknowledged after Discord's 3 s (or never)
+    count as infinitely slow, so a percentile that falls among them reads "> 3 s"."""
+    values = list(values) + [float("inf")] * late
+    return {"n": len(values), "late": late, "p50_ms": percentile(values, 50) * 1e3,
             "p90_ms": percentile(values, 90) * 1e3, "p99_ms": percentile(values, 99) * 1e3,
             "max_ms": max(values, default=float("nan")) * 1e3}
 

@@ -110,7 +110,13 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
                 for spec, (channel, users) in zip(specs, seats, strict=True)]
         print(f"\n## {n} tables: {dict(Counter(s.game for s in specs))}", flush=True)
         t0 = time.monotonic()
-        failures = await gather_sims(sims, lambda s: s.open(args.timeout))
+        semaphore = asyncio.Semaphore(args.open_concurrency or n)
+
+        async def open_table(sim: TableSim) -> None:
+            async with semaphore:
+                await sim.open(args.timeout)
+
+        failures = await gather_sims(sims, open_table)
         deadline = time.monotonic() + args.timeout * 4
         failures += await gather_sims([s for s in sims if s.board is not None],
                                       lambda s: s.play(moves=args.moves, deadline=deadline,
@@ -187,7 +193,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
 
 def report(results: list[dict[str, Any]]) -> None:
     print("\n## Restart: seconds from spawning the new bot process\n")
-    print_table(["tables", "re-attached", "interpreter up", "imports done", "create_bot",
+    print_table(["tables", "re-attached / in progress", "interpreter up", "imports done", "create_bot",
                  "ready", "answered p50", "all answered", "moved p50", "all moved",
                  "DB MiB", "old bot stop s", "bot CPU s", "bot waited for CPU s"],
                 [[r["tables"], f"{r['reattached']}/{r['prepared']}", r["interpreter_s"],
@@ -231,6 +237,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="humans per table: typical (4, clamped), min, max or N")
     parser.add_argument("--moves", type=int, default=2,
                         help="moves per table before the restart (2)")
+    parser.add_argument("--open-concurrency", type=int, default=50,
+                        help="tables being opened at the same time before the restart (50)")
     parser.add_argument("--pause", type=float, default=0.5,
                         help="seconds between stopping the old bot and starting the new (0.5)")
     parser.add_argument("--no-move", action="store_true",
