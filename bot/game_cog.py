@@ -56,6 +56,24 @@ class GameCog(commands.GroupCog):
         seat = self.my_seat(table, interaction)
         return table, seat, list(table.engine.legal_actions(table.state, seat))
 
+    @staticmethod
+    def not_your_turn(table: LiveTable) -> str:
+        waiting = ", ".join(table.names[s] for s in sorted(table.engine.waiting_for(table.state)))
+        return f"It's not your turn — waiting for {waiting or 'nobody'}."
+
+    def moves_of(self, interaction: discord.Interaction, kind: type | tuple[type, ...],
+                 why_not: str | Callable[[LiveTable, int, list[Any]], str],
+                 ) -> tuple[LiveTable, int, list[Any]]:
+        """The player's legal moves of one kind, or a friendly refusal saying why there are
+        none (`why_not` gets the table, the seat and all of the seat's legal moves)."""
+        table, seat, legal = self.legal_for(interaction)
+        if not legal:
+            raise TableError(self.not_your_turn(table))
+        mine = [a for a in legal if isinstance(a, kind)]
+        if not mine:
+            raise TableError(why_not(table, seat, legal) if callable(why_not) else why_not)
+        return table, seat, mine
+
     def label(self, table: LiveTable, action: Any) -> str:
         return render_seats(table.engine.describe(table.state, action), table.names)
 

@@ -46,6 +46,9 @@ class Settings(BaseSettings):
     timer_tick: float = Field(default=1.0, gt=0, le=60,
                               description="How often turn timers are checked, in seconds.")
 
+    game_seed: int | None = Field(
+        default=None, description="Advanced, for tests and demos: derive every game's shuffle "
+        "from this number (and the table id) instead of the system's randomness.")
     discord_api_base: str | None = Field(
         default=None, description="Advanced: REST base URL (e.g. a local fake Discord for "
         "testing); empty = the real Discord.")

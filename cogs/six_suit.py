@@ -380,16 +380,9 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
     def _mine(self, interaction: discord.Interaction, kind: type | tuple[type, ...],
               why_not: str | Callable[[LiveTable, list[Any]], str]
               ) -> tuple[LiveTable, int, list[Any]]:
-        """The seat's legal moves of one kind, or a friendly refusal saying why there are none."""
-        table, seat, legal = self.legal_for(interaction)
-        if not legal:
-            waiting = ", ".join(table.names[s] for s in sorted(
-                table.engine.waiting_for(table.state)))
-            raise TableError(f"It's not your turn — waiting for {waiting or 'nobody'}.")
-        mine = [a for a in legal if isinstance(a, kind)]
-        if not mine:
-            raise TableError(why_not(table, legal) if callable(why_not) else why_not)
-        return table, seat, mine
+        reason = why_not if isinstance(why_not, str) else (
+            lambda table, _seat, legal: why_not(table, legal))
+        return self.moves_of(interaction, kind, reason)
 
     @staticmethod
     def _phase_hint(table: LiveTable, legal: list[Any]) -> str:

@@ -365,21 +365,15 @@ class SuitTabooCog(GameCog, group_name="suittaboo", group_description="Play Suit
     ui = SuitTabooUI()
 
     # ---- shared plumbing -----------------------------------------------------------------
+    ACCUSE_FIRST = ("The round is over: before the reveal you, McNulty, name who holds each "
+                    "black ace — `/suittaboo accuse` or **Take my turn**.")
+
     def _only(self, interaction: discord.Interaction, kind: type, why_not: str
               ) -> tuple[LiveTable, int, list[Any]]:
-        """The seat's legal moves of one kind, or a friendly refusal saying why there are none."""
-        table, seat, legal = self.legal_for(interaction)
-        if not legal:
-            waiting = ", ".join(table.names[s] for s in sorted(
-                table.engine.waiting_for(table.state)))
-            raise TableError(f"It's not your turn — waiting for {waiting or 'nobody'}.")
-        mine = [a for a in legal if isinstance(a, kind)]
-        if not mine and all(isinstance(a, Accuse) for a in legal):
-            raise TableError("The round is over: before the reveal you, McNulty, name who "
-                             "holds each black ace — `/suittaboo accuse` or **Take my turn**.")
-        if not mine:
-            raise TableError(why_not)
-        return table, seat, mine
+        def reason(_table: LiveTable, _seat: int, legal: list[Any]) -> str:
+            return self.ACCUSE_FIRST if all(isinstance(a, Accuse) for a in legal) else why_not
+
+        return self.moves_of(interaction, kind, reason)
 
     def _typed(self, interaction: discord.Interaction, value: str, kind: type,
                label: Callable[[LiveTable, Any], str], why_not: str,

@@ -279,16 +279,8 @@ class TabooCog(GameCog, group_name="taboo", group_description="Play Taboo."):
     # ---- shared plumbing -----------------------------------------------------------------
     def _mine(self, interaction: discord.Interaction, kind: type
               ) -> tuple[LiveTable, int, list[Any]]:
-        """The seat's legal moves of one kind, or a friendly refusal that says why not."""
-        table, seat, legal = self.legal_for(interaction)
-        if not legal:
-            waiting = ", ".join(table.names[s] for s in sorted(
-                table.engine.waiting_for(table.state)))
-            raise TableError(f"It's not your turn — waiting for {waiting or 'nobody'}.")
-        mine = [a for a in legal if isinstance(a, kind)]
-        if not mine:
-            raise TableError(self._why_not(table, seat, kind))
-        return table, seat, mine
+        return self.moves_of(interaction, kind,
+                             lambda table, seat, _legal: self._why_not(table, seat, kind))
 
     @staticmethod
     def _why_not(table: LiveTable, seat: int, kind: type) -> str:

@@ -221,7 +221,9 @@ class TableService:
             if not engine.min_players <= n <= engine.max_players:
                 raise TableError(f"{engine.title} needs {engine.min_players}–"
                                  f"{engine.max_players} players; {n} seated.")
-            seed = int.from_bytes(os.urandom(6), "big")
+            fixed = self.settings.game_seed
+            seed = (fixed * 1_000_003 + table.id if fixed is not None
+                    else int.from_bytes(os.urandom(6), "big"))
             if table.table_settings.shuffle_seats:
                 random.Random(seed).shuffle(table.seats)
             if table.team_count >= 2:

@@ -191,10 +191,10 @@ class TableInteractions:
                                                     value="page:0", emoji="⬅️"))
             view.add_item(PanelSelect(table.id, table.version, code, options,
                                       placeholder="Choose…"))
-        if level.prefix:
-            back = panel.encode(level.prefix[:-1])
-            view.add_item(TableButton(table.id, "pn", f"{table.version}:{back}", label="Back",
-                                      emoji="↩️", row=1))
+        back = panel.back_of(engine, table.state, seat, table.names, level.prefix)
+        if back is not None:
+            view.add_item(TableButton(table.id, "pn", f"{table.version}:{panel.encode(back)}",
+                                      label="Back", emoji="↩️", row=1))
         crumbs = " › ".join(level.crumbs)
         text = f"**Your move** in {engine.title}" + (f" — {crumbs}" if crumbs else "") + ":"
         if note:

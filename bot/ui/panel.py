@@ -65,3 +65,15 @@ def encode(prefix: tuple[int, ...]) -> str:
 
 def decode(text: str) -> tuple[int, ...]:
     return tuple(int(p) for p in text.split(".") if p != "")
+
+
+def back_of(engine: Engine, state: Any, seat: int, names: list[str],
+            prefix: tuple[int, ...]) -> tuple[int, ...] | None:
+    """Where Back leads: the nearest earlier screen that differs (levels with one choice are
+    stepped through, so going back one index may land on this very screen), or None."""
+    back = prefix
+    while back:
+        back = back[:-1]
+        if resolve(engine, state, seat, names, back).prefix != prefix:
+            return back
+    return None

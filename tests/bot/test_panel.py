@@ -58,3 +58,13 @@ def test_seat_placeholders_become_names_and_bad_prefixes_raise():
     else:
         raise AssertionError("an index out of range must raise")
     assert panel.decode(panel.encode((1, 0, 12))) == (1, 0, 12)
+
+
+def test_back_skips_screens_that_were_stepped_through():
+    paths = [("Keep", "T1", "A1"), ("Keep", "T1", "A2"), ("Keep", "T2", "A1")]
+    engine = TreeEngine(paths)
+    top = panel.resolve(engine, None, 0, [], ())
+    assert top.prefix == (0,) and top.options == ["T1", "T2"]  # "Keep" stepped through
+    assert panel.back_of(engine, None, 0, [], top.prefix) is None
+    deeper = panel.resolve(engine, None, 0, [], (0, 0))
+    assert panel.back_of(engine, None, 0, [], deeper.prefix) == (0,)

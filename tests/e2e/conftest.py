@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,7 +66,7 @@ class BotRunner:
     def settings(self, **overrides) -> Settings:
         values = dict(discord_token="fake-token", database_path=self.db_path, ai_delay=0.0,
                       turn_seconds=0, timer_tick=0.05, dev_guild_id=self.world.guild.id,
-                      log_level="INFO")
+                      log_level="INFO", game_seed=int(os.environ.get("E2E_GAME_SEED", "1")))
         values.update(overrides)
         return Settings(_env_file=None, **values)
 

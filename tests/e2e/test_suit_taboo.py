@@ -106,10 +106,14 @@ async def test_every_move_by_slash_command_with_autocomplete_and_refusals(fake, 
     await refused(fake, d, other, "pick", {"source": "deck"}, says="not your turn")
     await refused(fake, d, user, "dropout", says="only drop out in end mode")
     await refused(fake, d, user, "cast", {"shot": "anything"}, says="need a catapult")
-    await refused(fake, d, user, "build", {"card": "banana"}, says="isn't a legal move")
+    # (a deal may leave the first player nothing to build with: that refusal wins then)
+    no_build = "no card you may build"
+    text = await refused(fake, d, user, "build", {"card": "banana"})
+    assert "isn't a legal move" in text or no_build in text, text
     # an open card is public, so naming it reveals nothing; it isn't in the hand
     missing = d.table.engine.view(d.table.state, None)["open"][0]
-    await refused(fake, d, user, "build", {"card": code(missing)}, says="isn't in your hand")
+    text = await refused(fake, d, user, "build", {"card": code(missing)})
+    assert "isn't in your hand" in text or no_build in text, text
     assert await fake.autocomplete(other, "suittaboo pick", focused="source",
                                    channel=d.channel) == []
 
