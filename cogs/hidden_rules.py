@@ -325,6 +325,19 @@ class HiddenRulesUI(GameUI):
         return embed
 
     # ---- free text of a move --------------------------------------------------------------
+    def turn_hint(self, view: dict[str, Any], names: list[str]) -> str | None:
+        phase = view.get("phase")
+        if phase == "choose":
+            return "keep one trigger and one action as your secret rule"
+        if phase == "pending":
+            return "accept the enforcement or challenge it"
+        if phase == "play":
+            trick = view.get("trick") or {}
+            if trick.get("over") or view.get("to_play") is None:
+                return "start the next trick"
+            return "play a card (and say what your rule asks)"
+        return None
+
     def text_prompt(self, action: Any) -> TextPrompt | None:
         if isinstance(action, Play):
             shown = f"{action.card} as {action.ace_as}" if action.ace_as else str(action.card)
