@@ -43,8 +43,9 @@ class ConfigGroup(app_commands.Group, name="config",
     async def _show(self, interaction: discord.Interaction, game: str, note: str = "") -> None:
         engine = ENGINES[game]
         stored = await self.bot.storage.get_game_settings(interaction.guild_id, game)
-        base = {"turn_seconds": self.bot.settings.turn_seconds,
-                "afk_turns": self.bot.settings.afk_turns}
+        base = {key: value for key, value in (("turn_seconds", self.bot.settings.turn_seconds),
+                                              ("afk_turns", self.bot.settings.afk_turns))
+                if key not in engine.Options.model_fields}
         options, table = resolve_options(engine, base, stored)
         lines = describe_options(engine, options, table)
         embed = discord.Embed(title=f"⚙️ {engine.title} defaults on this server",

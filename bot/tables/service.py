@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.storage import StaleVersionError
 from bot.tables.live import LiveTable
-from bot.tables.settings import TableSettings, resolve_options
+from bot.tables.settings import resolve_options
 from engines.core import (
     Event,
     GameError,
@@ -150,12 +150,15 @@ class TableService:
             raise TableError(f"This channel already has {what} of {existing.ui.engine.title}. "
                              "Finish or cancel it first, or use another channel.")
         defaults = await self.storage.get_game_settings(guild_id, game) if guild_id else {}
-        options, table_settings = resolve_options(ui.engine, defaults, overrides)
-        table_defaults = TableSettings(turn_seconds=self.settings.turn_seconds,
-                                       afk_turns=self.settings.afk_turns).model_dump()
-        table_opts = {**table_defaults, **{k: v for k, v in {**defaults, **overrides}.items()
-                                           if k in TableSettings.model_fields}}
-        table_settings = TableSettings.model_validate(table_opts)
+        # the bot's settings, then the server's defaults, then the host's choices
+        base = {key: value for key, value in (("turn_seconds", self.settings.turn_seconds),
+                                              ("afk_turns", self.settings.afk_turns))
+                if key not in ui.engine.Options.model_fields}  # a game's own limit wins
+        _, server = resolve_options(ui.engine, base, defaults)
+        if overrides and not server.host_options:
+            raise TableError("On this server the game options are set by moderators "
+                             "(`/config`); open the lobby without options.")
+        options, table_settings = resolve_options(ui.engine, base, defaults, overrides)
         row = await self.storage.create_table(
             guild_id=guild_id, channel_id=channel_id, game=game, host_id=host_id,
             seats=[{"user_id": host_id, "name": host_name, "ai": False}],

@@ -24,6 +24,8 @@ class TableSettings(GameOptions):
                            description="Timed-out turns in a row before an AI takes the seat.")
     shuffle_seats: bool = Field(False, description="Shuffle the seating order at the start "
                                 "(otherwise seats follow join order).")
+    host_options: bool = Field(True, description="Hosts may change options when opening a "
+                               "lobby (off: only the server's defaults apply).")
 
 
 class OptionsError(ValueError):

@@ -43,3 +43,13 @@ async def test_failing_command_is_reported_and_bot_survives(fake, world, bot, mo
                               channel=world.channel)
     assert result.ephemeral and "went wrong" in result.text
     assert (await fake.slash(world.alice, "help", channel=world.channel)).ephemeral
+
+
+async def test_a_games_own_time_limit_is_not_overridden_by_the_bot_default(fake, world, bots):
+    """Hidden Rules has its own `turn_seconds` (60 s by default): the bot-wide timer default
+    (here 300 s) applies only to games without one."""
+    bot = await bots.start(turn_seconds=300)
+    if "hidden_rules" not in bot.tables.uis:
+        pytest.skip("Hidden Rules not loaded")
+    lobby = await fake.slash(world.alice, "hiddenrules new", channel=world.channel)
+    assert "turn_seconds` = **60**" in lobby.text

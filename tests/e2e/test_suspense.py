@@ -291,3 +291,13 @@ async def test_dms_only_when_a_players_private_view_changes(fake, world, bots, b
     # the mover's hand changed; the other player's private view did not
     assert len(fake.dms(mover)) == start[mover.name] + 1
     assert len(fake.dms(other)) == start[other.name]
+
+
+async def test_moderators_can_stop_hosts_changing_options(fake, world, bots, bot):
+    await fake.slash(world.mod, "config set", {"game": "suspense", "option": "host_options",
+                                               "value": "off"}, channel=world.channel)
+    refused = await fake.slash(world.alice, "suspense new", {"options": "points_target=2"},
+                               channel=world.channel)
+    assert refused.ephemeral and "moderators" in refused.text
+    plain = await fake.slash(world.alice, "suspense new", channel=world.channel)
+    assert not plain.ephemeral and "points_target` = **6**" in plain.text
