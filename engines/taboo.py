@@ -167,7 +167,7 @@ class TabooState(SeededState):
     finisher: int | None = None  # the seat that emptied its hand
     capped: bool = False
     shown: frozenset[str] = frozenset()  # labels of every card ever shown to everyone
-    cache: tuple | None = None  # legal actions of the current seat (never cloned)
+    cache: tuple | None = None  # (key, legal actions) of the current seat (never cloned)
 
     def clone(self) -> TabooState:
         return TabooState(
@@ -404,9 +404,13 @@ class TabooEngine(Engine[TabooState, Action]):
     def legal_actions(self, state: TabooState, seat: int) -> tuple[Action, ...]:
         if state.phase == OVER or seat != state.current:
             return ()
-        if state.cache is None:
-            state.cache = self._legal(state)
-        return state.cache
+        # The cache is checked against what legality depends on, so a state edited in place
+        # after a call (scripted test scenarios do that) never gets a stale list.
+        key = (state.phase, seat, state.drawn, tuple(state.hands[seat]), tuple(state.row))
+        cache = state.cache
+        if cache is None or cache[0] != key:
+            cache = state.cache = (key, self._legal(state))
+        return cache[1]
 
     def _legal(self, state: TabooState) -> tuple[Action, ...]:
         hand = state.hands[state.current]
@@ -474,6 +478,14 @@ class TabooEngine(Engine[TabooState, Action]):
             if known is action:
                 break
         else:
+            if isinstance(action, Capture):
+                # a group written in any order (or as a list) names the same face-up values
+                try:
+                    group = tuple(sorted(action.group, reverse=True))
+                except TypeError:
+                    raise IllegalActionError("That move is not allowed right now.") from None
+                if group != action.group:
+                    action = Capture(action.card, action.single, group)
             try:
                 # an equal action built elsewhere (e.g. from a parsed card): use the listed
                 # object, so only the engine's shared card objects ever enter the state
