@@ -480,3 +480,50 @@ def test_legal_actions_follow_a_state_edited_in_place():
     assert Jack() in legal(s)
     t = act(s, cap("7s", True)).state
     assert sorted(t.points[0]) == sorted(cards("7s 7d"))
+
+
+# =========================================================================== capture list
+_BY_VALUE = {0: "Jh", 1: "Ah", 2: "2h", 3: "3h", 4: "4h", 5: "5h", 6: "6h", 7: "7h", 8: "8h",
+             9: "9h", 10: "10h", 11: "Qh", 12: "Kh"}
+_SUITS = "hdcs"
+
+
+def _brute_force(row_values: list[int], v: int) -> set[tuple[bool, tuple[int, ...]]]:
+    """Every take allowed by the ruling, by trying every subset of the row: at most one card
+    of value v, plus a group (empty, or two or more cards adding up to v), not both empty."""
+    out = set()
+    n = len(row_values)
+    for mask in range(1, 1 << n):
+        taken = [i for i in range(n) if mask >> i & 1]
+        for single in [None, *taken]:
+            if single is not None and row_values[single] != v:
+                continue
+            group = [row_values[i] for i in taken if i != single]
+            if group and (len(group) < 2 or sum(group) != v):
+                continue
+            out.add((single is not None, tuple(sorted(group, reverse=True))))
+    return out
+
+
+def test_capture_list_is_exactly_every_legal_take():
+    """Ruling "Capture": "take at most one face-up card of value v and/or one group of two or
+    more face-up cards summing to v (at least one of the two)" - the listed captures equal a
+    brute force over every subset of the row, and each one takes exactly those values."""
+    rng = random.Random(5)
+    for _ in range(250):
+        row_values = [rng.choice([0] + list(range(1, 13)) * 3) for _ in range(rng.randint(1, 7))]
+        row = [C(_BY_VALUE[x][:-1] + _SUITS[i % 4]) for i, x in enumerate(row_values)]
+        v = rng.randint(1, 12)
+        card = C(_BY_VALUE[v][:-1] + "s")
+        s = deal(["2c", "3c"], stock="5s")
+        s.hands[0] = sorted([card, C("Jc")])  # a second card: the game goes on
+        s.row = row
+        s.phase = TURN
+        got = {(a.single, a.group) for a in captures(s) if a.card == card}
+        assert got == _brute_force(row_values, v), (row_values, v)
+        for single, group in sorted(got)[:3]:
+            t = act(s, Capture(card, single, group)).state
+            left = Counter(row_values)
+            left.subtract(Counter(([v] if single else []) + list(group)))
+            assert Counter(E.view(t, None)["row"][i]["value"] for i in range(len(t.row))) == +left
+            assert (t.points[0] != []) == (t.row == [])
