@@ -563,7 +563,13 @@ class SuspenseEngine(Engine[SuspenseState, Action]):
 
     def determinize(self, state: SuspenseState, seat: int, rng: random.Random
                     ) -> SuspenseState:
-        """Resample the other hands (sizes kept) and, unless `seat` dealt, the secret card."""
+        """Resample the other hands (sizes kept) and, unless `seat` dealt, the secret card.
+
+        The future is hidden too: the seed (which fixes every later deal, and from which the
+        current deal could be recomputed) is replaced, and the other seats' private memory
+        (`seen`, which holds their real hands and the dealer's secret) is rebuilt from the
+        resampled world.
+        """
         s = state.clone()
         fixed = s.hands[seat]
         for mask in s.play_masks:
@@ -582,6 +588,12 @@ class SuspenseEngine(Engine[SuspenseState, Action]):
             k += size
         if not knows_secret:
             s.secret = pool[k]
+        for p in range(s.n):
+            if p != seat:
+                s.seen[p] = s.seen_public | s.hands[p] | (
+                    1 << s.secret if p == s.dealer else 0)
+        s.seed = rng.randrange(2**62)
+        s.rng_counter = 0
         return s
 
     # ---- storage -------------------------------------------------------------------------
