@@ -444,6 +444,8 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             raise GameOverError("The game is over.")
         if seat != (state.current if state.phase == "play" else state.joker_seat()):
             raise NotYourTurnError("It is not your turn.")
+        if isinstance(action, Cast):
+            action = _canonical_cast(action)
         cached = state.cache.get(seat)
         if cached is None:
             cached = state.cache[seat] = tuple(self._generate(state, seat))
@@ -524,6 +526,13 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             secret_parts.append(f"{LABEL[card]} → {{P{target}}}")
             s.doubts[target] = [*s.doubts[target], (card, seat, from_open)]
         s.catapult[seat] = None
+        if len(open_codes) < len(a.shots) and s.known[seat]:
+            # A hand card went out face down: the others only know it fitted the catapult
+            # (its suit, or its number), so a known card that fits may be the one that left.
+            # Keeping it listed would tell them exactly which card the target received.
+            s.known[seat] = [c for c in s.known[seat]
+                             if not (c.rank == cat.rank if a.mode == "number"
+                                     else c.suit == cat.suit)]
         if a.mode == "number":
             s.shields[seat] = [*s.shields[seat], cat]
             tail = f"The {LABEL[cat]} catapult becomes a shield."
@@ -743,6 +752,15 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
         roles, out = rng.choice(perms)
         s.roles = roles
         s.out_roles = out
+        if s.phase == "accuse" and not s.roles[seat].is_joker and s.accusations:
+            # McNulty's names so far are private to him: say them again at random
+            made, s.accusations = len(s.accusations), []
+            for _ in range(made):
+                pick = rng.choice(self._accusations(s))
+                s.accusations.append((pick.suit, pick.target))  # type: ignore[union-attr]
+        # the future (reshuffles, the next deals) is unknowable too: a fresh seed
+        s.seed = rng.randrange(2**62)
+        s.rng_counter = 0
         return s
 
     # ---- views ---------------------------------------------------------------------------
@@ -877,6 +895,18 @@ def consistent_role_deals(s: SuitTabooState, seat: int
         if entry not in result:
             result.append(entry)
     return result
+
+
+def _canonical_cast(a: Cast) -> Cast:
+    """The same shot with its (card, target) pairs in the order `legal_actions` lists them,
+    so a caller may name the cards in any order. Malformed shots come back unchanged (and are
+    then refused as illegal)."""
+    try:
+        shots = tuple(sorted(((c, t) for c, t in a.shots),
+                             key=lambda x: (CARD_INDEX[x[0]], x[1])))
+    except (TypeError, KeyError, ValueError):
+        return a
+    return a if shots == a.shots else Cast(a.mode, shots)
 
 
 def _plural(count: int, word: str, plural: str | None = None) -> str:
