@@ -378,7 +378,7 @@ def test_game_ends_when_a_card_is_placed_as_the_last_one():
 
 
 # =========================================================================== hidden information
-def _playouts(n_games: int = 6):
+def _playouts(n_games: int = 5):
     rng = random.Random(11)
     for g in range(n_games):
         s = E.new_game(2 + g % 5, 100 + g, {"max_turns": 40})
