@@ -577,3 +577,188 @@ def test_rule_match_cap_ends_the_game_and_says_so():
     s.match_no = 2
     s, _ = run(s, PASS, PASS, PASS)
     assert E.outcome(s) is None and s.match_no == 3
+
+
+# --------------------------------------------------------------------------- hidden information
+def _playout_states(n: int, seed: int, limit: int = 400):
+    """(state, seat, action, step) along a game of biased random play (passes and folds
+    happen, so every end of match shows up)."""
+    rng = random.Random(seed)
+    state = E.new_game(n, seed)
+    for _ in range(limit):
+        if not E.to_act(state):
+            return
+        seat = state.turn
+        legal = E.legal_actions(state, seat)
+        r = rng.random()
+        if FOLD in legal and r < 0.12:
+            action = FOLD
+        elif PASS in legal and r < 0.55:
+            action = PASS
+        else:
+            action = rng.choice([a for a in legal if isinstance(a, Play)] or legal)
+        step = E.apply(state, seat, action)
+        yield state, seat, action, step
+        state = step.state
+
+
+def _indistinguishable(state: SuspenseState, seat: int | None, rng: random.Random
+                       ) -> SuspenseState:
+    """Another real state `seat` cannot tell apart: the cards hidden from it (other hands,
+    the secret card unless it dealt) dealt differently, hand sizes kept."""
+    s = state.clone()
+    others = [p for p in range(s.n) if p != seat]
+    pool = [c for p in others for c in range(13) if s.hands[p] >> c & 1]
+    hides_secret = seat != s.dealer
+    if hides_secret:
+        pool.append(s.secret)
+    rng.shuffle(pool)
+    for p in others:
+        size = s.hands[p].bit_count()
+        s.hands[p] = sum(1 << c for c in pool[:size])
+        del pool[:size]
+    if hides_secret:
+        s.secret = pool.pop()
+    for p in others:
+        s.seen[p] = s.seen_public | s.hands[p] | (1 << s.secret if p == s.dealer else 0)
+    s.seed = rng.randrange(2**40)  # the future deals are hidden as well
+    return s
+
+
+def test_hidden_views_show_nothing_a_seat_may_not_know():
+    """Seed: "Players keep cards in hand hidden from other players"; "Only the dealer may look
+    at the secret card"; DESIGN §2: view(state, seat) is "everything that seat may know" —
+    so it is the same in every deal of the hidden cards that seat cannot tell apart."""
+    rng = random.Random(1)
+    checked = 0
+    for n, seed in ((2, 1), (3, 2), (2, 3), (3, 4)):
+        for state, *_ in _playout_states(n, seed, 120):
+            for seat in (None, *range(n)):
+                view = E.view(state, seat)
+                for _ in range(2):
+                    assert E.view(_indistinguishable(state, seat, rng), seat) == view
+                if seat is not None:
+                    assert view["you"]["hand"] == labels_of(state.hands[seat])
+                checked += 1
+    assert checked > 500
+
+
+def test_hidden_determinize_resamples_everything_hidden():
+    """DESIGN §2: determinize returns "a state that seat cannot tell apart from this one: all
+    hidden information that seat does not know is resampled" — two real states the seat
+    cannot tell apart determinize to the very same state (nothing hidden survives: other
+    hands, the secret unless the seat dealt, other seats' memory, the seed of future deals);
+    the AI's choice is therefore the same in both."""
+    rng = random.Random(2)
+    for n, seed in ((2, 11), (3, 12), (3, 13)):
+        for k, (state, *_) in enumerate(_playout_states(n, seed, 150)):
+            if k % 3:
+                continue
+            for seat in range(n):
+                alt = _indistinguishable(state, seat, rng)
+                a = E.determinize(state, seat, random.Random(k))
+                b = E.determinize(alt, seat, random.Random(k))
+                assert E.dump(a) == E.dump(b), (n, seed, k, seat)
+                assert E.view(a, seat) == E.view(state, seat)
+                assert a.seed != state.seed
+                if seat == state.turn and k % 2 == 0:
+                    assert (E.ai_action(state, seat, random.Random(k))
+                            == E.ai_action(alt, seat, random.Random(k)))
+
+
+def test_hidden_determinize_covers_every_possibility():
+    """DESIGN §2 determinize: a non-dealer's view of the secret card and of the other hands
+    is resampled over every unseen card (hand sizes kept); the dealer keeps the secret card;
+    the next deal is not the real one (the seed is hidden too)."""
+    s = deal(["⚪1 ⚪2 ⚪3", "⚪4 ⚪5 ⚫1", "⚫2 ⚫3 ⚫4"], ["❗", "⚪6", "⚫5"], "⚫6",
+             dealer=2, turn=0)
+    unseen_by_0 = mask("⚪4 ⚪5 ⚫1 ⚫2 ⚫3 ⚫4 ⚫6")
+    secrets, in_hand1, in_hand2 = set(), 0, 0
+    for k in range(120):
+        d = E.determinize(s, 0, random.Random(k))
+        assert d.hands[0] == s.hands[0] and d.play_masks == s.play_masks
+        assert [h.bit_count() for h in d.hands] == [3, 3, 3]
+        assert d.hands[1] | d.hands[2] | 1 << d.secret == unseen_by_0
+        secrets.add(d.secret)
+        in_hand1 |= d.hands[1]
+        in_hand2 |= d.hands[2]
+        dd = E.determinize(s, 2, random.Random(k))  # the dealer
+        assert dd.secret == s.secret and dd.hands[2] == s.hands[2]
+        assert dd.hands[0] | dd.hands[1] == s.hands[0] | s.hands[1]
+    assert sum(1 << c for c in secrets) == unseen_by_0
+    assert in_hand1 == in_hand2 == unseen_by_0
+    # the future: end the match in the real state and in determinized ones
+    real_next, _ = run(s, PASS, PASS, PASS)
+    nexts = {tuple(run(E.determinize(s, 0, random.Random(k)), PASS, PASS, PASS)[0].hands)
+             for k in range(10)}
+    assert tuple(real_next.hands) not in nexts and len(nexts) == 10
+
+
+def _labels_in(event) -> set[str]:
+    blob = event.text + json.dumps(dict(event.data), ensure_ascii=False)
+    return {label for label in CARD_LABELS if label in blob}
+
+
+def test_hidden_events_reveal_only_what_the_rules_reveal():
+    """Seed: hands are hidden, the secret card is the dealer's alone until "the secret card's
+    revealed victory condition" at match end; "Fold: ... Keep your hand of cards hidden".
+    Per event: a play shows the played card; a hand event goes to its owner only; the secret
+    card event to the dealer only; the match end shows only face-up cards, the secret card
+    and non-folded hands — never a folded hand; other events name no card."""
+    seen_fold_end = 0
+    for n, seed in ((2, 21), (3, 22), (2, 23), (3, 24), (3, 25)):
+        for before, seat, action, step in _playout_states(n, seed):
+            after = step.state
+            folded = before.folded | ((1 << seat) if action == FOLD else 0)
+            played = sum(before.play_masks)
+            hands_end = [before.hands[p] for p in range(n)]
+            if isinstance(action, Play):
+                played |= mask(action.card)
+                hands_end[seat] &= ~mask(action.card)
+            for e in step.events:
+                got = _labels_in(e)
+                if e.kind == "play":
+                    assert e.visible_to is None and got == {action.card}
+                elif e.kind == "hand":
+                    (owner,) = e.visible_to
+                    assert got == set(labels_of(after.hands[owner]))
+                elif e.kind == "secret_card":
+                    assert e.visible_to == frozenset({after.dealer})
+                    assert got == {CARD_LABELS[after.secret]}
+                elif e.kind == "match_end":
+                    shown = played | 1 << before.secret
+                    for p in range(n):
+                        if not folded >> p & 1:
+                            shown |= hands_end[p]
+                    assert e.visible_to is None and got <= set(labels_of(shown))
+                    for p in range(n):
+                        if folded >> p & 1:
+                            assert not got & set(labels_of(hands_end[p]))
+                            assert e.data["hands"][p] is None
+                            seen_fold_end += bool(hands_end[p])
+                        else:
+                            assert e.data["hands"][p] == labels_of(hands_end[p])
+                else:
+                    assert e.kind in {"pass", "fold", "auto_pass", "match_start", "game_over"}
+                    assert got == set() and e.visible_to is None
+    assert seen_fold_end >= 3
+
+
+def test_hidden_folded_hand_stays_out_of_every_other_view():
+    """Seed: "Fold: ... Keep your hand of cards hidden." RULINGS: the folded player "keeps
+    the hand hidden" — for the rest of the match and in the next match's summary, no other
+    seat's view and no spectator view names those cards."""
+    s = deal(["⚪1 ⚪2 ⚪3", "⚪5 ⚪6 ⚫1", "⚫3 ⚫4 ⚫5"], ["❗", "⚪4", "⚫2"], "⚫6", turn=0)
+    secret_hand = {"⚪1", "⚪2", "⚪3"}
+    s, _ = run(s, FOLD, Play("⚫1"), PASS)
+    for seat in (None, 1, 2):
+        blob = json.dumps(E.view(s, seat), ensure_ascii=False)
+        assert not {c for c in secret_hand if c in blob}, seat
+    s, ev = run(s, PASS)
+    end = end_event(ev)
+    # ⚫6 "biggest number kept in hand": ⚪3 / ⚪6 / ⚫5 → seat 1 alone (2); seat 0 folded and
+    # does not meet (1)
+    assert end.data["met"] == [1] and end.data["points"] == [1, 2, 0]
+    assert s.last_match["hands"] == [None, ["⚪5", "⚪6"], ["⚫3", "⚫4", "⚫5"]]
+    last = json.dumps(E.view(s, None)["last_match"], ensure_ascii=False)
+    assert not {c for c in secret_hand if c in last}
