@@ -847,10 +847,14 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
         s.draw = pool
         if s.drawn and s.current != seat:
             # What the current player drew this turn is unknown to the seat, except cards
-            # that went face up (the shown card, an offered card): swap in resampled ones.
+            # that are public now (the shown card, a vetoed card: known hand cards; an offered
+            # card: out of the hand, face up): swap in the resampled hidden hand cards.
+            # (Not `seen`: a card once face up may have been recycled and drawn face down.)
             cur = s.current
+            hand = set(state.hands[cur])
             spare = [c for c in s.hands[cur] if not s.known[cur] >> c & 1]
-            s.drawn = [c if s.seen >> c & 1 else spare.pop() for c in s.drawn]
+            s.drawn = [c if c not in hand or s.known[cur] >> c & 1 else spare.pop()
+                       for c in s.drawn]
         # A fresh seed: the future draw order is not knowable either.
         s.seed = rng.randrange(2**62)
         s.rng_counter = 0
