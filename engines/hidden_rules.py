@@ -8,7 +8,8 @@ Model (RULINGS.md, Hidden Rules; DESIGN.md section 2):
 * Phase "play": the seat `to_play` plays a card (with a free `say` text). After any play an
   *enforcement window* is open on that play: every other seat that has not yet enforced or
   passed on it is in `to_act` with `Enforce(holder)` and `Pass()`. Playing the next card,
-  starting the next trick, a time-out, or an undo closes the window. A seat acts at most once
+  starting the next trick, or an undo closes the window (a time-out plays no card, so the
+  window stays open). A seat acts at most once
   per play in a window, so enforcement can never loop.
 * When a play ends the trick (exactly 21, over 21, or nobody left with cards), nobody is
   `to_play`; the trick's next starter (the taker, or the starter again for a discarded trick)
@@ -51,6 +52,8 @@ from engines.hidden_rules_decks import (
     PlayContext,
     RuleCard,
     broken,
+    performed,
+    triggered,
 )
 from engines.hidden_rules_text import ANIMALS, CHARACTERS
 
@@ -212,6 +215,9 @@ class HiddenRulesState:
     tricks: int
     winners: frozenset[int] = frozenset()
     end_reason: str = ""
+    # bitmask (CARD_BIT) of hand cards everyone knows the place of: taken back after an
+    # enforcement or by the referee, and not played since
+    known_in_hand: int = 0
 
     def next_rng(self) -> random.Random:
         rng = rng_for(self.seed, self.rng_counter)
@@ -226,7 +232,7 @@ class HiddenRulesState:
             self.revealed[:], self.trick[:], self.total, self.starter, self.to_play,
             self.trick_over, self.taker, self.last, self.waived, self.pending, self.history,
             self.named_animals, self.named_characters, self.shown, self.turns, self.tricks,
-            self.winners, self.end_reason)
+            self.winners, self.end_reason, self.known_in_hand)
 
     # ---- small queries used by the engine and the AI
     def next_starter(self) -> int:
@@ -451,6 +457,7 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         s.trick.append((seat, card, value, say))
         s.total = total
         s.shown |= CARD_BIT[card]
+        s.known_in_hand &= ~CARD_BIT[card]
         s.turns += 1
         if say:
             animals, chars = ANIMALS.found(say), CHARACTERS.found(say)
@@ -510,7 +517,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
     def _timeout(self, s: HiddenRulesState, seat: int, events: list[Event]) -> None:
         changes = self._change(s, {seat: -1})
         s.turns += 1
-        s.last, s.waived = None, 0
+        # No card was played, so the window on the previous play stays open (RULINGS: "until
+        # the next card is played (or the next trick is started)").
         s.to_play = s.next_with_cards(seat)
         events.append(public("timeout", f"{{P{seat}}} ran out of time: -1 point, turn passes.",
                              seat=seat, changes=list(changes)))
@@ -574,6 +582,7 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         assert s.last is not None
         last = s.last
         s.hands[last.seat].insert(last.index, last.ctx.card)
+        s.known_in_hand |= CARD_BIT[last.ctx.card]
         s.trick.pop()
         s.total = last.ctx.prev_total
         s.trick_over, s.taker = False, -1
@@ -792,36 +801,44 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
     # ---- hidden information ---------------------------------------------------------------
     def determinize(self, state: HiddenRulesState, seat: int,
                     rng: random.Random) -> HiddenRulesState:
+        """Resample what `seat` cannot know: the other hands (except cards everyone saw go
+        back into them), the deck order and future shuffles, the other seats' rules (keeping
+        those shown to `seat`, and consistent with every public challenge and referee result)
+        and the trigger/action cards they set aside."""
         s = state.clone()
         others = [p for p in range(s.n) if p != seat]
+        known = s.known_in_hand
         pool = list(s.deck)
         for p in others:
-            pool.extend(s.hands[p])
+            pool.extend(c for c in s.hands[p] if not known & CARD_BIT[c])
         rng.shuffle(pool)
         for p in others:
-            k = len(s.hands[p])
-            s.hands[p] = sorted(pool[:k])
+            keep = [c for c in s.hands[p] if known & CARD_BIT[c]]
+            k = len(s.hands[p]) - len(keep)
+            s.hands[p] = sorted(keep + pool[:k])
             del pool[:k]
         s.deck = pool
-        if s.phase == "over":
-            return s
+        s.seed = rng.randrange(2**31)  # the future deck order is unknown too
         unknown = [p for p in others if not s.knows_rule(seat, p)]
         used_t = set(s.dealt_t[seat]) | {s.rule_t[p] for p in others if p not in unknown}
         used_a = set(s.dealt_a[seat]) | {s.rule_a[p] for p in others if p not in unknown}
         free_t = [t for t in TRIGGER_IDS if t not in used_t]
         free_a = [a for a in ACTION_IDS if a not in used_a]
+        chosen = [p for p in unknown if s.rule_t[p] >= 0]
+        rules = _sample_rules(s, chosen, free_t, free_a, rng)
+        for p, (t, a) in rules.items():
+            s.rule_t[p], s.rule_a[p] = t, a
+            free_t.remove(t)
+            free_a.remove(a)
         rng.shuffle(free_t)
         rng.shuffle(free_a)
         for p in others:
-            if p in unknown:
-                t0, a0 = free_t.pop(), free_a.pop()
-                if s.rule_t[p] >= 0:
-                    s.rule_t[p], s.rule_a[p] = t0, a0
-            else:
+            if p in rules or p not in unknown:
                 t0, a0 = s.rule_t[p], s.rule_a[p]
+            else:  # still choosing: both dealt cards are unknown
+                t0, a0 = free_t.pop(), free_a.pop()
             s.dealt_t[p] = (t0, free_t.pop())
             s.dealt_a[p] = (a0, free_a.pop())
-        s.seed = rng.randrange(2**31)  # the future deck order is unknown too
         return s
 
     # ---- persistence ----------------------------------------------------------------------
@@ -845,6 +862,7 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             "named_characters": sorted(s.named_characters),
             "shown": s.shown, "turns": s.turns, "tricks": s.tricks,
             "winners": sorted(s.winners), "end_reason": s.end_reason,
+            "known_in_hand": s.known_in_hand,
         }, ensure_ascii=False, separators=(",", ":"))
 
     def load(self, text: str) -> HiddenRulesState:
@@ -864,7 +882,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             [Record(e, h, a, hint, res, _ctx_load(c), tuple(ch))
              for e, h, a, hint, res, c, ch in d["history"]],
             frozenset(d["named_animals"]), frozenset(d["named_characters"]), d["shown"],
-            d["turns"], d["tricks"], frozenset(d["winners"]), d["end_reason"])
+            d["turns"], d["tricks"], frozenset(d["winners"]), d["end_reason"],
+            d.get("known_in_hand", 0))
 
     # ---- AI -------------------------------------------------------------------------------
     def ai_policy(self, state: HiddenRulesState, seat: int, rng: random.Random) -> Action:
@@ -889,6 +908,50 @@ def _ctx_dump(c: PlayContext) -> list:
 def _ctx_load(x: list) -> PlayContext:
     return PlayContext(_CODE_CACHE[x[0]], x[1], _CODE_CACHE[x[2]], x[3], x[4], x[5], x[6],
                        frozenset(x[7]), frozenset(x[8]))
+
+
+def _sample_rules(s: HiddenRulesState, holders: list[int], free_t: list[int],
+                  free_a: list[int], rng: random.Random) -> dict[int, tuple[int, int]]:
+    """Random distinct rules for `holders`, each consistent with the public results of the
+    challenges and referee calls on it ("right"/"referee": broken by that play, "wrong": not
+    broken). The real rules are one solution, so the randomised search always succeeds."""
+    cands: dict[int, list[tuple[int, int]]] = {}
+    for p in holders:
+        pairs = [(t, a) for t in free_t for a in free_a]
+        for r in s.history:
+            if r.holder != p or r.result == "accepted":
+                continue
+            want = r.result != "wrong"
+            fired = {t for t in free_t if triggered(t, r.ctx)}
+            done = {a for a in free_a if performed(a, r.ctx)}
+            pairs = [(t, a) for t, a in pairs if (t in fired and a not in done) == want]
+        rng.shuffle(pairs)
+        cands[p] = pairs
+    order = sorted(holders, key=lambda p: len(cands[p]))
+    out: dict[int, tuple[int, int]] = {}
+
+    def place(i: int) -> bool:
+        if i == len(order):
+            return True
+        p = order[i]
+        taken_t = {t for t, _ in out.values()}
+        taken_a = {a for _, a in out.values()}
+        for t, a in cands[p]:
+            if t not in taken_t and a not in taken_a:
+                out[p] = (t, a)
+                if place(i + 1):
+                    return True
+                del out[p]
+        return False
+
+    if not place(0):  # only with inconsistent records (a hand-edited state): stay unbiased
+        out = {}
+        ts, as_ = free_t[:], free_a[:]
+        rng.shuffle(ts)
+        rng.shuffle(as_)
+        for p in holders:
+            out[p] = (ts.pop(), as_.pop())
+    return out
 
 
 def _record_json(r: Record) -> dict:

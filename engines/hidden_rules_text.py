@@ -17,7 +17,7 @@ DATA_DIR = Path(__file__).resolve().parents[1] / "data" / "hidden_rules"
 
 _SUIT_SYMBOL_WORDS = {"♠": " spades ", "♤": " spades ", "♥": " hearts ", "♡": " hearts ",
                       "♦": " diamonds ", "♢": " diamonds ", "♣": " clubs ", "♧": " clubs "}
-_MINUS_RE = re.compile(r"(?:(?<=\s)|^)[-−–](?=\d)")
+_MINUS_RE = re.compile(r"(?<![A-Za-z0-9])[-−–](?=\d)")  # "-2", "(-2)", "=-2"; not "7-2"
 _APOSTROPHE_RE = re.compile(r"[’'`´]")
 _NON_WORD_RE = re.compile(r"[^a-z0-9]+")
 
