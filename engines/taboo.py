@@ -503,10 +503,12 @@ class TabooEngine(Engine[TabooState, Action]):
             self._joker(s, seat, events)
         elif kind == "draw":
             self._draw_step(s, seat, events)
+            self._restock(s, events)
             return Step(s, tuple(events))
         else:
             self._place(s, seat, action.card, events)  # type: ignore[union-attr]
         self._end_turn(s, seat, events)
+        self._restock(s, events)
         return Step(s, tuple(events))
 
     def _take_from_hand(self, s: TabooState, seat: int, card: Card) -> None:
@@ -592,13 +594,22 @@ class TabooEngine(Engine[TabooState, Action]):
         if not s.stock:
             if not s.discard:
                 return None
-            s.stock = s.discard
-            s.discard = []
-            s.next_rng().shuffle(s.stock)
-            s.reshuffles += 1
-            events.append(public("reshuffle", f"The discard pile ({len(s.stock)} cards) is "
-                                 "shuffled into a new stock.", size=len(s.stock)))
+            self._reshuffle(s, events)
         return s.stock.pop()
+
+    def _reshuffle(self, s: TabooState, events: list[Event]) -> None:
+        s.stock = s.discard
+        s.discard = []
+        s.next_rng().shuffle(s.stock)
+        s.reshuffles += 1
+        events.append(public("reshuffle", f"The discard pile ({len(s.stock)} cards) is "
+                             "shuffled into a new stock.", size=len(s.stock)))
+
+    def _restock(self, s: TabooState, events: list[Event]) -> None:
+        """Seed 9: once the stock is used up, the discard pile is shuffled into a new stock
+        (right away, so the stock is never seen empty while the discard pile has cards)."""
+        if not s.stock and s.discard and s.phase != OVER:
+            self._reshuffle(s, events)
 
     @staticmethod
     def _add_to_hand(s: TabooState, seat: int, card: Card) -> None:

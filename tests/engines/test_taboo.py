@@ -202,7 +202,7 @@ def test_jack_clears_row_to_discard_without_points():
 def test_joker_makes_every_other_player_draw():
     """Ruling: "Joker: every other player draws one card; the joker goes to the discard
     pile"."""
-    s = deal(["joker 2c", "3c", "4d", "5h"], row="7d", stock="8s 9s 10s")
+    s = deal(["joker 2c", "3c", "4d", "5h"], row="7d", stock="2h 8s 9s 10s")
     step = act(s, Joker())
     t = step.state
     assert [len(h) for h in t.hands] == [1, 2, 2, 2]

@@ -349,15 +349,17 @@ def test_joker_draws_rebuild_the_stock_without_the_joker():
     assert len(t.stock) == 1 and t.stock[0] in cards("5d 6d") and t.discard == [C("joker")]
 
 
-def test_stock_is_rebuilt_only_when_a_draw_needs_a_card():
+def test_stock_is_rebuilt_as_soon_as_it_is_used_up():
     """Seed 9: "If the stock pile is used up ... the discard pile is shuffled and placed face
-    down as the stock pile" (interpretation: done by the next draw, so cards discarded in the
-    meantime are shuffled in too)."""
+    down as the stock pile" — right away: the last card drawn, the discard pile becomes the
+    new stock (so the stock never shows empty while the discard pile holds cards)."""
     s = deal(["2c 3c", "4c 5c"], row="Kd", stock="9h", discard="6d")
-    t = act(act(s, Draw()).state, Place(C("2c"))).state
-    assert t.stock == [] and t.discard == [C("6d")] and t.reshuffles == 0
-    u = act(t, Draw()).state
-    assert u.drawn == C("6d") and u.reshuffles == 1 and u.stock == [] and u.discard == []
+    t = act(s, Draw()).state
+    assert t.stock == [C("6d")] and t.discard == [] and t.reshuffles == 1
+    assert E.view(t, None)["stock_size"] == 1 and E.view(t, None)["discard_size"] == 0
+    u = act(t, Place(C("2c"))).state
+    v = act(u, Draw()).state
+    assert v.drawn == C("6d") and v.reshuffles == 1
 
 
 # =========================================================================== end of game
