@@ -2,7 +2,8 @@
 
 Every test names and quotes the sentence of the seed (seeds/hidden_rules.txt) or of the
 ruling (RULINGS.md, Hidden Rules / General) it checks. Scenarios are scripted deals with exact
-expected totals and scores. The rules used (trigger id, action id; data/hidden_rules/cards.json):
+expected totals and scores. The rules used are (trigger id, action id) pairs from
+data/hidden_rules/cards.json, named below.
 """
 
 from __future__ import annotations
