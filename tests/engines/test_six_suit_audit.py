@@ -52,6 +52,18 @@ def kill(s: SixSuitState, seat: int) -> None:
     s.tops[seat * 6:seat * 6 + 6] = [-1] * 6
 
 
+# =========================================================================== options
+def test_option_defaults_follow_the_rulings():
+    """Ruling: free time is "the first two full rounds", the final phase "2 more full rounds",
+    "Option `max_rounds` (default 60)"; solo by default ("2 to 12 players, solo or equal
+    teams"); "Where a ruling offers an option, the default is the first value named"."""
+    o = E.Options()
+    assert (o.teams, o.free_time_rounds, o.final_rounds, o.max_rounds) == (0, 2, 2, 60)
+    assert (E.min_players, E.max_players) == (2, 12)
+    s = E.new_game(12, 1, {"teams": 6})
+    assert [s.faction(i) for i in range(12)] == [i % 6 for i in range(12)]
+
+
 # =========================================================================== prediction (3A-3B)
 @pytest.mark.parametrize("declared", ["2yc", "2rh", "3yh"])
 def test_any_two_right_of_three_shows_the_card_and_draws_one_more(declared):
