@@ -335,13 +335,16 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
                                      "done for this round.", seat=seat))
                 continue
             if not self._has_action(s, seat):
-                s.status[seat] = "stuck"
-                events.append(public("stuck", f"{{P{seat}}} has no legal move and sits out "
-                                     "the rest of the round.", seat=seat))
+                self._mark_stuck(s, seat, events)
                 continue
             s.current = seat
             return
         self._finish_round(s, events, capped=False)
+
+    def _mark_stuck(self, s: SuitTabooState, seat: int, events: list[Event]) -> None:
+        s.status[seat] = "stuck"
+        events.append(public("stuck", f"{{P{seat}}} has no legal move and sits out the rest "
+                             "of the round.", seat=seat))
 
     # ---- deck handling -------------------------------------------------------------------
     def _draw(self, s: SuitTabooState, events: list[Event]) -> Card | None:
@@ -470,6 +473,10 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
                 self._do_cast(s, seat, action, events)
             else:
                 self._do_drop(s, seat, events)
+            if s.status[seat] == "active" and not self._has_action(s, seat):
+                # filled the hand with the own suit (unfitting catapult): out at once, as the
+                # seed's player would declare it now, not only when the turn comes round
+                self._mark_stuck(s, seat, events)
             s.turns += 1
             self._advance(s, events)
         s.cache = {}

@@ -255,26 +255,39 @@ def test_scenario_player_gets_stuck():
     skipped for the remaining round"; RULINGS: "a player with no legal action is skipped ...
     (the bot detects it; no declaration needed)".
 
-    Seat 1 (♠A) holds five spades and a 9♦ catapult that fits nothing: when his turn comes he
-    is marked stuck and seat 2 plays. A 9♣ later appears among the open cards (it would fit)
-    but he stays skipped. At the reveal he is scored like everyone (no doubts: a winner)."""
-    s = scripted(n=4, roles="Ah As Ad Ac", hands=("2h", "2s 3s 4s 5s 6s", "3h", "4h"),
-                 catapults=(None, "9d"), open_="10c Jc", deck="Kh 9c 5h 5c 6h 6c")
-    assert E.legal_actions(s, 0)  # seat 0 is fine
-    s2, events = play(s, 0, Pick(None))
-    assert s2.status == ["active", "stuck", "active", "active"] and E.to_act(s2) == {2}
+    Seat 1 (♠A) holds four spades and a 9♦ catapult and takes the open 6♠: five spades, and
+    the catapult fits nothing in hand or in the open row (10♣ K♥). He is out at once (the
+    public "stuck" event comes with his pick) and seat 2 plays. A 9♣ then appears among the
+    open cards (it would fit the 9♦) but he stays skipped. At the reveal he is scored like
+    everyone (no doubts: a winner)."""
+    s = scripted(n=4, roles="Ah As Ad Ac", hands=("2h", "2s 3s 4s 5s", "3h", "4h"),
+                 catapults=(None, "9d"), open_="6s 10c", deck="Kh 9c 5h 5c 6h 6c",
+                 current=1)
+    s1, events = play(s, 1, Pick(C("6s")))
+    assert s1.hands[1] == cs("2s 3s 4s 5s 6s") and s1.open == cs("10c Kh")
+    assert s1.status == ["active", "stuck", "active", "active"] and E.to_act(s1) == {2}
     stuck = [e for e in events if e.kind == "stuck"]
     assert len(stuck) == 1 and stuck[0].visible_to is None and stuck[0].data["seat"] == 1
+    s2, _ = play(s1, 2, Pick(C("10c")))  # 9♣ is drawn into the open row
+    assert s2.open == cs("Kh 9c")
+    s3, _ = play(s2, 3, Pick(None))
+    s4, ev = play(s3, 0, Pick(None))
+    assert E.to_act(s4) == {2} and s4.status[1] == "stuck" and "stuck" not in kinds(ev)
+    assert E.legal_actions(s4, 1) == []
     with pytest.raises(NotYourTurnError):
-        E.apply(s2, 1, Build(C("2s")))
-    s3, _ = play(s2, 2, Pick(C("10c")))  # 9♣ is drawn into the open row
-    assert s3.open == cs("Jc 9c")
-    s4, _ = play(s3, 3, Pick(None))
-    assert E.to_act(s4) == {0}
-    s5, ev = play(s4, 0, Pick(None))
-    assert E.to_act(s5) == {2} and s5.status[1] == "stuck" and "stuck" not in kinds(ev)
-    s6, _ = end_round(s5)
-    assert line(s6, 1)["status"] == "stuck" and line(s6, 1)["won"]
+        E.apply(s4, 1, Cast("number", ((C("9c"), 0),)))
+    s5, _ = end_round(s4)
+    assert line(s5, 1)["status"] == "stuck" and line(s5, 1)["won"]
+
+
+def test_stuck_when_the_fitting_open_card_is_gone_by_his_turn():
+    """RULINGS: "a player with no legal action is skipped": five own-suit cards are not stuck
+    while an open card fits the catapult, but if it is taken before his turn he is skipped."""
+    s = scripted(n=4, roles="Ah As Ad Ac", hands=("2h", "2s 3s 4s 5s 6s", "3h", "4h"),
+                 catapults=(None, "9d"), open_="9h 10c", deck="Kh 5h 5c")
+    s1, events = play(s, 0, Pick(C("9h")))
+    assert s1.open == cs("10c Kh") and s1.status[1] == "stuck" and E.to_act(s1) == {2}
+    assert "stuck" in kinds(events)
 
 
 def test_stuck_only_without_any_legal_action():
