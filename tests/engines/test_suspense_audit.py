@@ -762,3 +762,43 @@ def test_hidden_folded_hand_stays_out_of_every_other_view():
     assert s.last_match["hands"] == [None, ["⚪5", "⚪6"], ["⚫3", "⚫4", "⚫5"]]
     last = json.dumps(E.view(s, None)["last_match"], ensure_ascii=False)
     assert not {c for c in secret_hand if c in last}
+
+
+# --------------------------------------------------------------------------- remaining rules
+def test_rule_dealer_may_fold_and_scores_as_folded():
+    """Seed comment: "The dealer being able to fold was very thoroughly tested and shown to be
+    a valuable social mechanic" — the dealer may fold like anyone (after the forced first
+    play) and is scored as a folded player."""
+    s = deal(["⚪1 ⚪2 ⚪3 ⚪4", "⚪6 ⚫1 ⚫2 ⚫3 ⚫5"], ["❗", "⚪5 ⚫4"], "⚫6", dealer=0, turn=0)
+    assert FOLD in E.legal_actions(s, 0)
+    s, ev = run(s, FOLD, PASS)
+    end = end_event(ev)
+    # ⚫6 "biggest number kept in hand": the dealer's ⚪4 loses to seat 1's ⚪6 → 1 and 2
+    assert end.data["folded"] == [0] and end.data["points"] == [1, 2]
+
+
+def test_rule_card_texts_in_data_say_what_the_rulings_table_says():
+    """RULINGS: "Victory conditions (the card text for this project)" — each text in
+    data/suspense/cards.json names the same zone (face up / in hand), extreme (smallest /
+    biggest) and colour as the table; ❗'s text asks for the smallest face-up total and
+    a numbered card face up."""
+    from engines.suspense import condition_text
+
+    for label in CARD_LABELS:
+        zone, how, colour = RULING_TABLE[CODE[label]]
+        text = condition_text(label).lower()
+        assert ("in hand" in text) == (zone == "hand") and ("face-up" in text) == (zone == "play")
+        assert ("biggest" in text) == (how == "high")
+        assert ("smallest" in text) == (how in ("low", "sum"))
+        assert ("white" in text) == (colour == "W") and ("black" in text) == (colour == "B")
+        assert ("total" in text) == (how == "sum")
+    assert "at least one numbered card" in condition_text("❗")
+
+
+def test_rule_ai_keeps_a_winning_card_in_hand():
+    """Issue: "An AI player that plays sensibly from what its seat knows." The dealer knows
+    the secret is ⚫6 ("biggest number kept in hand") and holds ⚪6: it neither folds nor
+    plays the ⚪6 away."""
+    s = deal(["⚪6 ⚪1 ⚪2", "⚫1 ⚫2 ⚫3 ⚫4 ⚫5"], ["❗ ⚪3", "⚪4 ⚪5"], "⚫6", dealer=0, turn=0)
+    for k in range(3):
+        assert E.ai_action(s, 0, random.Random(k)) not in (FOLD, Play("⚪6"))
