@@ -523,6 +523,19 @@ def test_scenario_wire_detective_loses():
     assert not line(s2, 3)["won"] and line(s2, 3)["verdict"] == "exposed"
 
 
+def test_wire_mcnulty_gets_no_extra_shields():
+    """RULINGS: "red aces are detectives ... each exposed bad guy gives every detective 1
+    extra shield" — the joker (McNulty) is not one of them: his 5♥ stays uncancelled."""
+    s = scripted(n=4, roles="As joker Ah Ad", options=WIRE)
+    s.doubts[0] = [(C("Ks"), 2, False)]  # the bad guy is exposed
+    s.doubts[1] = [(C("5h"), 0, False)]
+    s2, _ = end_round(s)
+    s3, _ = play(s2, 1, Accuse("s", 0))
+    s4, _ = play(s3, 1, Accuse("c", None))
+    assert line(s4, 1)["extra_shields"] == 0 and line(s4, 1)["exposed"]
+    assert line(s4, 2)["extra_shields"] == 1 and line(s4, 2)["won"]
+
+
 def test_wire_detectives_win_when_no_bad_guy_is_dealt():
     """"every bad guy dealt this round" — with both black aces out of play the detectives need
     only stay unexposed (and McNulty must say both are out of play)."""
