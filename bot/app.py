@@ -27,9 +27,12 @@ class CardTableBot(commands.Bot):
     """The bot: owns storage and the table service; cogs reach them through `bot`."""
 
     def __init__(self, settings: Settings, **kwargs) -> None:
-        intents = discord.Intents.default()
-        intents.message_content = False
+        # Slash commands and components arrive as interactions: the bot needs no message,
+        # member or presence events, and no message cache (each costs CPU per event).
+        intents = discord.Intents.none()
+        intents.guilds = True
         kwargs.setdefault("guild_ready_timeout", 2.0)
+        kwargs.setdefault("max_messages", None)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, **kwargs)
         self.settings = settings

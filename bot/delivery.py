@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.ui import render
-from bot.ui.components import TableButton
+from bot.ui.components import RoutedView, TableButton
 from engines.core import render_seats
 
 if TYPE_CHECKING:
@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cardtable.delivery")
 MENTIONS = discord.AllowedMentions(users=True, roles=False, everyone=False)
+
+
+class DeliveryIncomplete(Exception):
+    """Part of a delivery failed for a passing reason; the table service retries it."""
 
 
 def private_part(seat_view: dict, public_view: dict) -> dict:
@@ -60,7 +64,7 @@ class Publisher:
             return
         await self._turn_notice(table)
         table.meta["delivered_version"] = table.version
-        await self.service.storage.save_meta(table.row)
+        self.service.meta_changed(table)
 
     async def _edit_or_post(self, table: LiveTable, **content) -> None:
         channel = self.channel(table)
@@ -85,11 +89,16 @@ class Publisher:
             digest = _digest(private_part(table.engine.view(table.state, seat), public_view))
             if digest == sent.get(str(seat)) and not events:
                 continue
+            delivered = await self.dm(table, user_id,
+                                      embed=render.private_embed(table, seat, events))
+            if delivered is None:  # a passing failure: keep the news for the retry
+                table.pending_private[seat][:0] = events
+                raise DeliveryIncomplete(f"DM to seat {seat} failed")
             sent[str(seat)] = digest
-            await self.dm(table, user_id, embed=render.private_embed(table, seat, events))
 
-    async def dm(self, table: LiveTable, user_id: int, **content) -> bool:
-        """DM a player; on failure tell the channel once (never the secret itself)."""
+    async def dm(self, table: LiveTable, user_id: int, **content) -> bool | None:
+        """DM a player. True = sent; False = their DMs are closed (the channel is told once,
+        never the secret itself); None = a passing failure (e.g. rate limited): retry later."""
         failed = table.meta.setdefault("dm_failed", [])
         try:
             channel_id = self._dm_channels.get(user_id)
@@ -100,7 +109,7 @@ class Publisher:
                 channel = self.bot.get_partial_messageable(channel_id,
                                                            type=discord.ChannelType.private)
             await channel.send(**content)
-        except discord.HTTPException as exc:
+        except discord.Forbidden as exc:
             if user_id not in failed:
                 failed.append(user_id)
                 log.info("table %s: DM to %s failed (%s)", table.id, user_id, exc)
@@ -108,6 +117,9 @@ class Publisher:
                                     "(they may be closed for this server). Use the **My hand** "
                                     f"button or `/{table.ui.command} hand` to see your cards.")
             return False
+        except discord.HTTPException as exc:
+            log.warning("table %s: DM to %s failed for now (%s)", table.id, user_id, exc)
+            return None
         if user_id in failed:
             failed.remove(user_id)
         return True
@@ -130,7 +142,7 @@ class Publisher:
         mentions = " ".join(f"<@{uid}>" for uid in key)
         # Public message: only a door to each player's ephemeral panel, never the choices
         # themselves (a player's legal moves can reveal their hand).
-        view = discord.ui.View(timeout=None)
+        view = RoutedView()
         view.add_item(TableButton(table.id, "turn", str(table.version), label="Take my turn",
                                   emoji="▶️", style=discord.ButtonStyle.primary))
         deadline = table.meta.get("deadline")

@@ -151,7 +151,7 @@ class GameCog(commands.GroupCog):
             await self.bot.tables.cancel(table.id, interaction.user.id, moderator=True)
             raise
         table.row.board_message_id = response.message_id
-        await self.bot.storage.save_meta(table.row)
+        self.bot.tables.meta_changed(table)
 
     @app_commands.command(name="hand", description="Show your cards and secrets (only you "
                           "see the answer).")

@@ -247,6 +247,14 @@ class Storage:
             (table.board_message_id, json.dumps(table.meta), time.time(), table.id))
         await self._db.commit()
 
+    async def save_metas(self, tables: list[TableRow]) -> None:
+        """`save_meta` for many tables in one transaction (the service batches them)."""
+        now = time.time()
+        await self._db.executemany(
+            "UPDATE game_tables SET board_message_id=?, meta=?, updated_at=? WHERE id=?",
+            [(t.board_message_id, json.dumps(t.meta), now, t.id) for t in tables])
+        await self._db.commit()
+
     async def delete_table(self, table_id: int) -> None:
         await self._db.execute("DELETE FROM game_tables WHERE id=?", (table_id,))
         await self._db.commit()

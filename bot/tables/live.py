@@ -29,6 +29,8 @@ class LiveTable:
     ai_declined: tuple[int, frozenset[int]] = (-1, frozenset())
     pending_private: dict[int, list[Event]] = field(default_factory=lambda: defaultdict(list))
     finished: bool = False
+    delivery_failures: int = 0
+    dropped: bool = False  # cancelled (not finished by the game)
 
     # ---------------------------------------------------------------- identity
     @property

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from bot.game_ui import GameUI
 
 log = logging.getLogger("cardtable.tables")
+RETRY_LIMIT = 5  # delivery attempts after a failure before giving up until the next move
+META_FLUSH_SECONDS = 0.5
 AI_NAMES = ("Ada", "Babbage", "Turing", "Lovelace", "Hopper", "Knuth", "Shannon", "Dijkstra",
             "Liskov", "Ritchie", "Wirth", "Hamilton")
 
@@ -75,6 +77,8 @@ class TableService:
         self.uis: dict[str, GameUI] = {}
         self.live: dict[int, LiveTable] = {}
         self._tick_task: asyncio.Task | None = None
+        self._flush_task: asyncio.Task | None = None
+        self._meta_dirty: dict[int, LiveTable] = {}
         from bot.delivery import Publisher
 
         self.publisher = Publisher(bot, self)
@@ -107,7 +111,7 @@ class TableService:
                     await self._finish(table)
                     continue
                 self._reset_deadline(table, force=True)
-                await self.storage.save_meta(row)
+                self.meta_changed(table)
                 self._schedule_ai(table)
                 if row.meta.get("delivered_version") != row.version:
                     self.schedule_delivery(table)  # messages for the last move may be missing
@@ -126,6 +130,10 @@ class TableService:
                         task.cancel()
                         tasks.append(task)
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self._flush_task and not self._flush_task.done():
+            self._flush_task.cancel()
+            await asyncio.gather(self._flush_task, return_exceptions=True)
+        await self.flush_meta()
 
     # ------------------------------------------------------------------ lookup
     def in_channel(self, channel_id: int) -> LiveTable | None:
@@ -458,6 +466,8 @@ class TableService:
 
     # ------------------------------------------------------------------ delivery
     def schedule_delivery(self, table: LiveTable) -> None:
+        if table.dropped:
+            return  # cancelled: its messages were closed already
         table.dirty = True
         if table.delivery_task is None or table.delivery_task.done():
             table.delivery_task = asyncio.create_task(self._deliver(table),
@@ -468,10 +478,36 @@ class TableService:
             table.dirty = False
             try:
                 await self.publisher.sync(table)
+                table.delivery_failures = 0
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("table %s: delivery failed", table.id)
+            except Exception as exc:
+                # Discord refused or rate limited us beyond discord.py's own retries: try
+                # again a little later so the board and DMs do not stay behind.
+                table.delivery_failures += 1
+                if table.delivery_failures <= RETRY_LIMIT:
+                    delay = min(30.0, 2.0 * table.delivery_failures)
+                    log.warning("table %s: delivery failed (%s); retrying in %.0f s",
+                                table.id, exc, delay)
+                    asyncio.get_running_loop().call_later(delay, self.schedule_delivery, table)
+                else:
+                    log.exception("table %s: delivery failed", table.id)
+
+    def meta_changed(self, table: LiveTable) -> None:
+        """Bookkeeping (message ids, what was DM'd) is saved in batches, off the move path."""
+        self._meta_dirty[table.id] = table
+        if self._flush_task is None or self._flush_task.done():
+            self._flush_task = asyncio.create_task(self._flush_meta_soon(), name="meta-flush")
+
+    async def _flush_meta_soon(self) -> None:
+        await asyncio.sleep(META_FLUSH_SECONDS)
+        await self.flush_meta()
+
+    async def flush_meta(self) -> None:
+        batch = [t.row for t in self._meta_dirty.values()]
+        self._meta_dirty.clear()
+        if batch:
+            await self.storage.save_metas(batch)
 
     # ------------------------------------------------------------------ helpers
     def _need_lobby(self, table: LiveTable) -> None:
@@ -488,7 +524,7 @@ class TableService:
             raise TableError("The table changed meanwhile; please try again.") from None
 
     async def _drop(self, table: LiveTable) -> None:
-        table.finished = True
+        table.finished = table.dropped = True
         self.live.pop(table.id, None)
         for task in (table.ai_task,):
             if task and not task.done() and task is not asyncio.current_task():

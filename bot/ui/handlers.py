@@ -9,7 +9,7 @@ import discord
 
 from bot.tables.service import TableError
 from bot.ui import panel, render
-from bot.ui.components import PanelSelect, TableButton
+from bot.ui.components import PanelSelect, RoutedView, TableButton
 from bot.ui.replies import reply, reply_error
 from engines.core import render_seats
 
@@ -170,7 +170,7 @@ class TableInteractions:
             await self.perform(interaction, table, level.action, version=table.version,
                                edit=edit)
             return
-        view = discord.ui.View(timeout=None)
+        view = RoutedView()
         code = panel.encode(level.prefix)
         if len(level.options) <= panel.MAX_BUTTONS:
             for i, label in enumerate(level.options):
@@ -250,7 +250,7 @@ class TableInteractions:
         embed = render.private_embed(table, seat)
         view = None
         if seat in table.engine.to_act(table.state):
-            view = discord.ui.View(timeout=None)
+            view = RoutedView()
             view.add_item(TableButton(table.id, "turn", str(table.version), label="Take my turn",
                                       emoji="▶️", style=discord.ButtonStyle.primary))
         await reply(interaction, embed=embed, view=view, ephemeral=True)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.tables.settings import TableSettings, describe_options
-from bot.ui.components import TableButton, TeamSelect
+from bot.ui.components import RoutedView, TableButton, TeamSelect
 from engines.core import Event, render_seats
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ def lobby_embed(table: LiveTable) -> discord.Embed:
 
 
 def lobby_view(table: LiveTable) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = RoutedView()
     tid = table.id
     full = len(table.seats) >= table.engine.max_players
     ready = table.engine.min_players <= len(table.seats)
@@ -106,7 +106,7 @@ def _mention(table: LiveTable, seat: int) -> str:
 def board_view(table: LiveTable) -> discord.ui.View | None:
     if table.engine.outcome(table.state) is not None:
         return None
-    view = discord.ui.View(timeout=None)
+    view = RoutedView()
     view.add_item(TableButton(table.id, "hand", label="My hand", emoji="🂠",
                               style=discord.ButtonStyle.secondary))
     view.add_item(TableButton(table.id, "turn", str(table.version), label="Take my turn",

@@ -80,7 +80,7 @@ class TableDriver:
         for _ in range(ai):
             await self.click(host, lobby, "Add AI")
         await self.click(host, lobby, "Start")
-        await self.fake.settle()
+        await self.synced()
         return lobby
 
     def board(self) -> Message:
@@ -146,11 +146,29 @@ class TableDriver:
                 continue  # an AI seat acted while this player was choosing: choose again
             assert CONFIRM in text, text
             moves += 1
-            await self.fake.settle()
+            await self.synced()
             if moves % check_leaks_every == 0:
                 self.assert_no_leaks()
         assert self.table is None, "game did not finish"
         return moves
+
+    async def synced(self, timeout: float = 20) -> None:
+        """Wait until the bot has delivered the table's latest move (board, DMs, notice) and
+        gone quiet: `settle()` alone can return early on a busy machine."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while loop.time() < end:
+            table = self.bot.tables.live.get(self.table_id) if self.bot else None
+            if table is None:
+                break
+            task = table.delivery_task
+            busy = table.dirty or (task is not None and not task.done())
+            if not busy and table.meta.get("delivered_version") == table.version:
+                break
+            await asyncio.sleep(0.01)
+        await self.fake.settle()
 
     async def _wait_for_ai_idle(self) -> None:
         """Let AI seats that may act optionally (not waited for) finish deciding first."""

@@ -301,3 +301,22 @@ async def test_moderators_can_stop_hosts_changing_options(fake, world, bots, bot
     assert refused.ephemeral and "moderators" in refused.text
     plain = await fake.slash(world.alice, "suspense new", channel=world.channel)
     assert not plain.ephemeral and "points_target` = **6**" in plain.text
+
+
+async def test_a_rate_limited_or_failing_dm_is_retried_not_called_closed(fake, world, bots,
+                                                                        bot):
+    """Only a 403 means closed DMs. A DM that keeps failing for another reason (here five
+    server errors, more than discord.py's own retries) is sent again later, and the channel
+    is never told that the player's DMs are closed."""
+    dm = fake.dm_channel(world.bob)
+    fake.fail_next("POST", rf"/channels/{dm.id}/messages", status=500, times=5)
+    fake.fail_next("POST", rf"/channels/{dm.id}/messages", status=429, times=3)
+    d = driver(fake, world, bots)
+    await d.open(world.alice, [world.bob])
+    for _ in range(200):
+        if fake.dms(world.bob):
+            break
+        await asyncio.sleep(0.05)
+    assert fake.dms(world.bob) and "Your Suspense hand" in fake.dms(world.bob)[0].text
+    texts = "\n".join(m.text for m in fake.channel_messages(world.channel))
+    assert "can't send you direct messages" not in texts
