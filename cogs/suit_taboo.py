@@ -513,15 +513,25 @@ class SuitTabooCog(GameCog, group_name="suittaboo", group_description="Play Suit
         why_not = ("Only McNulty (the joker in Taboo on the Wire) names the bad guys, once the "
                    "round is over and before the reveal.")
         table, _seat, mine = self._only(interaction, Accuse, why_not)
-        due = mine[0].suit
-        if ace is not None and ace.value != due:
-            raise TableError(f"Name the ace of {SUIT_NAMES[due]} ({SUIT_SYMBOLS[due]}) first.")
-        table, action = self._typed(interaction, holder, Accuse, _accuse_label, why_not)
+        suit = ace.value if ace is not None else mine[0].suit  # default: the first one left
+        if all(a.suit != suit for a in mine):
+            raise TableError(f"You already named the ace of {SUIT_NAMES[suit]} "
+                             f"({SUIT_SYMBOLS[suit]}).")
+        table, action = self._typed(interaction, holder, Accuse, _accuse_label, why_not,
+                                    extra=lambda a: a.suit == suit)
         await self.perform(interaction, table, action)
 
     @accuse.autocomplete("holder")
     async def _accuse_autocomplete(self, interaction: discord.Interaction, current: str):
-        return await self._suggest(interaction, current, Accuse, _accuse_label)
+        chosen = getattr(interaction.namespace, "ace", None)
+        try:
+            _table, _seat, mine = self.legal_for(interaction)
+        except TableError:
+            return []
+        left = [a.suit for a in mine if isinstance(a, Accuse)]
+        suit = chosen if chosen in left else (left[0] if left else None)
+        return await self._suggest(interaction, current, Accuse, _accuse_label,
+                                   extra=lambda a: a.suit == suit)
 
 
 async def setup(bot) -> None:

@@ -428,18 +428,15 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
         return out
 
     def _accusations(self, s: SuitTabooState) -> list[Action]:
+        """RULINGS: McNulty names, for each black ace, a player or "out of play". Any naming
+        is allowed, in either order (a wrong or impossible one simply loses him the round)."""
         done = {suit for suit, _ in s.accusations}
-        named = {t for _, t in s.accusations if t is not None}
-        joker = s.joker_seat()
+        out: list[Action] = []
         for suit in BLACK_ACES:
-            if suit in done:
-                continue
-            out: list[Action] = [Accuse(suit, t) for t in range(s.n)
-                                 if t != joker and t not in named]
-            if s.n < len(ROLE_CARDS):
+            if suit not in done:
+                out.extend(Accuse(suit, t) for t in range(s.n))
                 out.append(Accuse(suit, None))
-            return out
-        return []
+        return out
 
     # ---- apply ---------------------------------------------------------------------------
     def apply(self, state: SuitTabooState, seat: int, action: Action) -> Step[SuitTabooState]:

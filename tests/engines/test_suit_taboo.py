@@ -481,16 +481,35 @@ def test_wire_mcnulty_accuses_privately_before_reveal_and_must_be_right():
     s2, _events = end_round(s)
     assert s2.phase == "accuse" and E.to_act(s2) == {1}
     legal = E.legal_actions(s2, 1)
-    assert legal == [Accuse("s", 0), Accuse("s", 2), Accuse("s", 3), Accuse("s", None)]
+    # any seat or "out of play" for each black ace, in either order
+    assert legal == [*(Accuse("s", t) for t in (0, 1, 2, 3, None)),
+                     *(Accuse("c", t) for t in (0, 1, 2, 3, None))]
     assert E.legal_actions(s2, 0) == []
     with pytest.raises(NotYourTurnError):
         E.apply(s2, 0, legal[0])
     s3, ev = play(s2, 1, Accuse("s", 2))
     assert all(e.visible_to == {1} for e in ev)
-    assert Accuse("c", 2) not in E.legal_actions(s3, 1)  # 2 was already named
+    assert E.legal_actions(s3, 1) == [Accuse("c", t) for t in (0, 1, 2, 3, None)]
     s4, ev = play(s3, 1, Accuse("c", None))
     assert line(s4, 1)["won"] and s4.last_round["accusations"][0]["right"]
     s3, _ = play(s2, 1, Accuse("s", 0))
+    s4, _ = play(s3, 1, Accuse("c", None))
+    assert not line(s4, 1)["won"]
+
+
+def test_wire_mcnulty_may_name_in_any_order_and_an_impossible_naming_is_just_wrong():
+    """RULINGS: he "must ... name, for each black ace, which player holds it or that it is out
+    of play" — nothing forbids naming clubs first, one player twice or himself; such names
+    are simply judged (wrong)."""
+    s = scripted(n=4, roles="Ah joker As Ad", options=WIRE)  # Ac is out of play
+    s2, _events = end_round(s)
+    s3, _ = play(s2, 1, Accuse("c", None))
+    s4, _ = play(s3, 1, Accuse("s", 2))
+    assert s4.last_round["accusations"] and all(a["right"] for a in s4.last_round["accusations"])
+    s3, _ = play(s2, 1, Accuse("s", 2))
+    s4, _ = play(s3, 1, Accuse("c", 2))  # the same player twice: the clubs name is wrong
+    assert not line(s4, 1)["won"]
+    s3, _ = play(s2, 1, Accuse("s", 1))  # himself: wrong
     s4, _ = play(s3, 1, Accuse("c", None))
     assert not line(s4, 1)["won"]
 

@@ -607,12 +607,16 @@ def test_mcnulty_accusation_is_private_until_the_reveal():
     assert E.view(s2, 0) == E.view(s, 0)
 
 
-def test_mcnulty_cannot_say_out_of_play_with_five_players():
+def test_mcnulty_saying_out_of_play_with_five_players_is_simply_wrong():
     """"(= which suit is which player, or whether out)": with 5 players every role is dealt,
-    so "out of play" is not offered; McNulty never names himself."""
+    so "out of play" can only be wrong; the ruling forbids no naming, it judges it."""
     s = scripted(n=5, roles="Ah joker As Ad Ac", options=WIRE)
     s2, _ = end_round(s)
-    assert E.legal_actions(s2, 1) == [Accuse("s", t) for t in (0, 2, 3, 4)]
+    assert Accuse("s", None) in E.legal_actions(s2, 1)
+    s3, _ = play(s2, 1, Accuse("s", None))
+    s4, _ = play(s3, 1, Accuse("c", 4))
+    assert not line(s4, 1)["won"]
+    assert [a["right"] for a in s4.last_round["accusations"]] == [False, True]
 
 
 def test_no_accusation_without_the_wire():
@@ -715,6 +719,7 @@ def test_determinize_resamples_mcnulty_names_for_the_others():
     s, _ = _mcnulty_round()
     s, _ = play(s, 1, Accuse("s", 2))
     targets = {E.determinize(s, 0, random.Random(k)).accusations[0] for k in range(30)}
-    assert len(targets) > 1 and all(suit == "s" for suit, _ in targets)
+    assert len(targets) > 1 and {suit for suit, _ in targets} <= {"s", "c"}
+    assert all(len(E.determinize(s, 0, random.Random(k)).accusations) == 1 for k in range(5))
     for k in range(5):
         assert E.determinize(s, 1, random.Random(k)).accusations == [("s", 2)]
