@@ -94,10 +94,17 @@ class Beliefs:
         return sum(w for (t, a), w in self.pairs[holder].items() if tv[t - 1] and not av[a - 1])
 
     def requirements(self, ctx: PlayContext) -> dict[int, float]:
-        """Action id -> how much it matters to perform it with this play."""
+        """Action id -> how much it matters to perform it with this play.
+
+        Its own rule always counts; another player's rule counts only once public evidence
+        (an enforcement of that holder's rule) makes an action likely, so the AI says what
+        its rules ask rather than reciting every possible phrase."""
         need: dict[int, float] = {}
         tv = [triggered(t, ctx) for t in TRIGGER_IDS]
+        evidence = {rec.holder for rec in self.s.history}
         for h, pairs in self.pairs.items():
+            if h != self.me and h not in evidence and len(pairs) > 1:
+                continue
             for (t, a), w in pairs.items():
                 if tv[t - 1]:
                     need[a] = need.get(a, 0.0) + w * (1.0 if h == self.me else 1.5)

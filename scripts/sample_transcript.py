@@ -61,6 +61,10 @@ async def main(game: str, seed: int, moves: int) -> None:
                 turn = next(b for b in board.buttons() if b.get("label") == "Take my turn")
                 result = await fake.click(user, board, turn["custom_id"])
                 while "✅" not in result.text and "⚠️" not in result.text:
+                    if result.modal is not None:  # a move that carries text: say something
+                        result = await fake.submit_modal(user, result.modal.custom_id,
+                                                         {"text": "hello"})
+                        continue
                     comps = [c for c in result.message.buttons() if c.get("label") != "Back"]
                     pick = comps[rng.randrange(len(comps))]
                     if pick.get("type") == 3:
