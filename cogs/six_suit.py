@@ -125,10 +125,9 @@ class SixSuitUI(GameUI):
             offer = view.get("offer") or {}
             return (f"consent to or veto {_name(names, offer.get('from'))}'s "
                     f"{_card(offer.get('card', '?'))} on your pile {offer.get('pile', 0) + 1}")
-        if phase == PREDICT:
-            return "predict a number, colour and shape, then draw"
-        if phase == PLAY:
-            return "play a card on a pile, or discard"
+        if phase in (PREDICT, PLAY):
+            # one notice serves the whole turn (it is not re-sent between its two steps)
+            return "predict and draw, then play a card on a pile or discard"
         return None
 
     def rules_markdown(self) -> str:
