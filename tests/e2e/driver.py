@@ -86,6 +86,41 @@ class TableDriver:
     def board(self) -> Message:
         return self.message_with(f"t:{self.table_id}:hand")
 
+    # ------------------------------------------------------------------ for typed commands
+    def legal(self, seat: int) -> list:
+        return list(self.table.engine.legal_actions(self.table.state, seat))
+
+    def action_at(self, seat: int, value: str):
+        """The move an autocomplete value (`version.index`) stands for."""
+        version, _, index = value.partition(".")
+        assert int(version) == self.table.version
+        return self.legal(seat)[int(index)]
+
+    async def next_human(self) -> int | None:
+        """Let AI seats move until a human must act; that human's seat (None once over)."""
+        for _ in range(500):
+            table = self.table
+            if table is None:
+                return None
+            humans = sorted(s for s in table.engine.waiting_for(table.state)
+                            if not table.is_ai(s))
+            if humans:
+                return humans[0]
+            await self.fake.settle()
+            await self._wait_for_ai()
+        raise AssertionError("no human was ever asked to move")
+
+    async def refused(self, user: User, command: str, options: dict | None = None, *,
+                      says: str = "") -> str:
+        """`/<game> command` must be refused ephemerally, saying `says`, changing nothing."""
+        version, dump = self.table.version, self.table.row.state
+        result = await self.fake.slash(user, f"{self.command} {command}", options or {},
+                                       channel=self.channel)
+        assert result.ephemeral and "⚠️" in result.text, result.text
+        assert says in result.text, result.text
+        assert self.table.version == version and self.table.row.state == dump
+        return result.text
+
     # ------------------------------------------------------------------ playing
     async def take_turn(self, user: User, choose=None) -> str:
         """Open the panel from the board and pick (randomly by default) until a move is made."""

@@ -57,12 +57,6 @@ async def ok(fake, world, user, command: str, args: dict | None = None):
     return result
 
 
-async def refused(fake, world, d, user, command: str, args: dict | None = None) -> str:
-    version = d.table.version
-    result = await fake.slash(user, f"{CMD} {command}", args or {}, channel=world.channel)
-    assert result.ephemeral and "⚠️" in result.text, result.text
-    assert d.table.version == version, "a refused command changed nothing"
-    return result.text
 
 
 async def keep_by_slash(fake, world, user) -> None:
@@ -156,9 +150,9 @@ async def test_enforcement_accept_and_challenges_by_commands_and_panel(fake, wor
     assert hand.ephemeral and "Choose your secret rule" in hand.text
     dealt = d.table.engine.view(d.table.state, 0)["dealt"]
     assert all(c["label"] in hand.text for c in dealt["triggers"] + dealt["actions"])
-    assert "choosing" in await refused(fake, world, d, world.alice, "play", {"card": "7h"})
+    assert "choosing" in await d.refused(world.alice, "play", {"card": "7h"})
     await keep_by_slash(fake, world, world.alice)
-    again = await refused(fake, world, d, world.alice, "keep", {"trigger": "1", "action": "1"})
+    again = await d.refused(world.alice, "keep", {"trigger": "1", "action": "1"})
     assert "already chosen" in again
     # bob keeps through the panel: trigger buttons, then action buttons
     panel = await open_panel(d, world.bob)
@@ -183,24 +177,24 @@ async def test_enforcement_accept_and_challenges_by_commands_and_panel(fake, wor
     view = public_view(d)
     p1 = view["to_play"]
     e1 = (p1 + 1) % 3
-    await refused(fake, world, d, users[e1], "play", {"card": "7h"})
-    await refused(fake, world, d, users[e1], "enforce", {"player": names[p1], "holder": "x",
+    await d.refused(users[e1], "play", {"card": "7h"})
+    await d.refused(users[e1], "enforce", {"player": names[p1], "holder": "x",
                                                           "hint": "no play yet"})
-    await refused(fake, world, d, users[p1], "play", {"card": "ace of cups"})
+    await d.refused(users[p1], "play", {"card": "ace of cups"})
     turned_up = view["trick"]["cards"][0]["card"]
-    assert "don't have" in await refused(fake, world, d, users[p1], "play", {"card": turned_up})
-    stale = await refused(fake, world, d, users[p1], "play", {"card": f"{d.table.version - 1}.0"})
+    assert "don't have" in await d.refused(users[p1], "play", {"card": turned_up})
+    stale = await d.refused(users[p1], "play", {"card": f"{d.table.version - 1}.0"})
     assert "out of date" in stale
     await play_by_slash(fake, world, d, users[p1], say="hello there")
     view = public_view(d)
     played = view["window"]["card"]
     assert f"`{played}`" in d.board().text and "“hello there”" in d.board().text
-    await refused(fake, world, d, users[p1], "enforce", {"player": names[p1],
+    await d.refused(users[p1], "enforce", {"player": names[p1],
                                                           "holder": names[p1], "hint": "me"})
-    wrong_player = await refused(fake, world, d, users[e1], "enforce", {
+    wrong_player = await d.refused(users[e1], "enforce", {
         "player": names[e1], "holder": names[e1], "hint": "nope"})
     assert "last card played" in wrong_player
-    await refused(fake, world, d, users[e1], "accept")
+    await d.refused(users[e1], "accept")
     hand_before = view["hand_sizes"][p1]
     scores = list(view["scores"])
     await enforce_by_slash(fake, world, users[e1], "Your own rule", "Mind your manners")
@@ -209,8 +203,8 @@ async def test_enforcement_accept_and_challenges_by_commands_and_panel(fake, wor
     text = d.board().text
     assert "enforces their own rule" in text and "“Mind your manners”" in text
     assert f"{names[p1]}** must **Accept**" in text
-    await refused(fake, world, d, users[e1], "challenge")
-    await refused(fake, world, d, users[p1], "play", {"card": "7h"})
+    await d.refused(users[e1], "challenge")
+    await d.refused(users[p1], "play", {"card": "7h"})
     accused_hand = await fake.slash(users[p1], f"{CMD} hand", channel=world.channel)
     assert "You are accused" in accused_hand.text
     # the accused's panel: exactly Accept and Challenge, as buttons only they see
@@ -314,7 +308,7 @@ async def test_enforcement_accept_and_challenges_by_commands_and_panel(fake, wor
             assert view["window"] is not None, "after a wrong enforcement others may still act"
             assert third in view["window"]["may_enforce"]
             if third in (view["to_play"], view["next_starter"]):
-                text = await refused(fake, world, d, users[third], "pass")
+                text = await d.refused(users[third], "pass")
                 assert "your turn" in text
     assert right_done and wrong_done and used_next and used_pass
     d.assert_no_leaks()

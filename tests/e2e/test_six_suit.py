@@ -43,8 +43,6 @@ def mover(d: TableDriver):
     return seat, d.seat_user(seat)
 
 
-def legal(d: TableDriver, seat: int) -> list:
-    return list(d.table.engine.legal_actions(d.table.state, seat))
 
 
 async def ok(fake, world, d, user, command: str, args: dict | None = None):
@@ -55,12 +53,6 @@ async def ok(fake, world, d, user, command: str, args: dict | None = None):
     return result
 
 
-async def refused(fake, world, d, user, command: str, args: dict | None = None) -> str:
-    version = d.table.version
-    result = await fake.slash(user, f"{CMD} {command}", args or {}, channel=world.channel)
-    assert result.ephemeral and "⚠️" in result.text, result.text
-    assert d.table.version == version, "a refused command changes nothing"
-    return result.text
 
 
 async def predict_by_slash(fake, world, d, user) -> None:
@@ -213,15 +205,15 @@ async def test_predict_play_and_discard_by_slash_commands(fake, world, bots, bot
     assert [c["value"] for c in colours] == ["blue", "black"]
     assert "⬛" in colours[1]["name"] and "wild" in colours[1]["name"]
     hand = d.table.engine.view(d.table.state, seat)["hand"]
-    text = await refused(fake, world, d, user, "play",
+    text = await d.refused(user, "play",
                          {"card": hand[0], "player": "me", "pile": 1})
     assert "First predict" in text
-    text = await refused(fake, world, d, user, "discard", {"card": hand[0]})
+    text = await d.refused(user, "discard", {"card": hand[0]})
     assert "First predict" in text
-    text = await refused(fake, world, d, other, "predict",
+    text = await d.refused(other, "predict",
                          {"number": "1", "colour": "red", "shape": "circle"})
     assert "not your turn" in text
-    text = await refused(fake, world, d, user, "predict",
+    text = await d.refused(user, "predict",
                          {"number": "7", "colour": "red", "shape": "circle"})
     assert "isn't a number" in text
     # typed words and symbols work too
@@ -229,12 +221,12 @@ async def test_predict_play_and_discard_by_slash_commands(fake, world, bots, bot
                                                "shape": "triangle"})
     assert isinstance(d.table.state.prediction, list) and d.table.state.prediction == [2, 0, 2]
     assert "predicts 3 · red · triangle" in d.board().text
-    text = await refused(fake, world, d, user, "predict",
+    text = await d.refused(user, "predict",
                          {"number": "1", "colour": "red", "shape": "circle"})
     assert "already predicted" in text
 
     # -- play: suggestions list only cards, players and piles that fit
-    moves = legal(d, seat)
+    moves = d.legal(seat)
     plays = [a for a in moves if isinstance(a, Play)]
     assert plays, "with 18 piles on the table some card fits somewhere"
     cards = await fake.autocomplete(user, f"{CMD} play", focused="card", channel=world.channel)
@@ -258,20 +250,20 @@ async def test_predict_play_and_discard_by_slash_commands(fake, world, bots, bot
     # a card everyone can see (on a pile), so typing it reveals nothing
     missing = next(label for s in view["seats"] for label in s["piles"]
                    if label not in view["hand"])
-    text = await refused(fake, world, d, user, "play",
+    text = await d.refused(user, "play",
                          {"card": missing, "player": "me", "pile": 1})
     assert "isn't in your hand" in text
     unfit = next(((t, p) for t in range(3) for p in range(6)
                   if Play(card, t, p) not in moves), None)
     if unfit is not None:
-        text = await refused(fake, world, d, user, "play",
+        text = await d.refused(user, "play",
                              {"card": LABELS[card], "player": str(unfit[0] + 1),
                               "pile": unfit[1] + 1})
         assert "shares no" in text or "vetoed" in text
-    text = await refused(fake, world, d, user, "play",
+    text = await d.refused(user, "play",
                          {"card": "ace of spades", "player": "me", "pile": 1})
     assert "isn't a Six Suit card" in text
-    text = await refused(fake, world, d, user, "play",
+    text = await d.refused(user, "play",
                          {"card": LABELS[card], "player": "nobody here", "pile": 1})
     assert "isn't a player" in text
     version = d.table.version
@@ -287,7 +279,7 @@ async def test_predict_play_and_discard_by_slash_commands(fake, world, bots, bot
     for _ in range(40):
         table = d.table
         seat, user = mover(d)
-        first = legal(d, seat)[0]
+        first = d.legal(seat)[0]
         if isinstance(first, Consent | Veto):
             await ok(fake, world, d, user, "consent")
         elif isinstance(first, Predict):
@@ -308,10 +300,10 @@ async def test_predict_play_and_discard_by_slash_commands(fake, world, bots, bot
     # a typed discard by words: "3 red triangle" style, for a card in hand
     for _ in range(10):
         seat, user = mover(d)
-        if isinstance(legal(d, seat)[0], Predict):
+        if isinstance(d.legal(seat)[0], Predict):
             await predict_by_slash(fake, world, d, user)
             continue
-        if not any(isinstance(a, Discard) for a in legal(d, seat)):
+        if not any(isinstance(a, Discard) for a in d.legal(seat)):
             break
         label = d.table.engine.view(d.table.state, seat)["hand"][0]
         from cogs.six_suit import card_words
@@ -334,7 +326,7 @@ async def test_free_time_offers_vetoed_on_the_panel_and_accepted_by_command(
         if vetoed and consented:
             break
         seat, user = mover(d)
-        moves = legal(d, seat)
+        moves = d.legal(seat)
         if isinstance(moves[0], Predict):
             await predict_by_slash(fake, world, d, user)
             continue
@@ -354,7 +346,7 @@ async def test_free_time_offers_vetoed_on_the_panel_and_accepted_by_command(
         notice = fake.channel_messages(world.channel)[-1]
         assert "your move" in notice.text and f"<@{owner.id}>" in notice.text
         # the offerer may not answer their own offer; nobody else may either
-        assert "not your turn" in await refused(fake, world, d, user, "consent")
+        assert "not your turn" in await d.refused(user, "consent")
         if not vetoed:
             panel = await d.click(owner, board, "Take my turn")
             labels = [b["label"] for b in panel.message.buttons()]
@@ -373,9 +365,9 @@ async def test_free_time_offers_vetoed_on_the_panel_and_accepted_by_command(
             # the card is back in the offerer's hand, shown to everyone
             assert LABELS[offer.card] in d.table.engine.view(d.table.state, None)[
                 "seats"][seat]["known_hand"]
-            text = await refused(fake, world, d, user, "play", play_args(d, seat, offer))
+            text = await d.refused(user, "play", play_args(d, seat, offer))
             assert "already vetoed" in text
-            assert "not your turn" in await refused(fake, world, d, owner, "veto")
+            assert "not your turn" in await d.refused(owner, "veto")
         else:
             await ok(fake, world, d, owner, "consent")
             consented = True
@@ -388,22 +380,22 @@ async def test_consent_and_veto_refused_without_an_offer(fake, world, bots, bot)
     d = driver(fake, world, bots)
     await d.open(world.alice, [world.bob])
     seat, user = mover(d)
-    text = await refused(fake, world, d, user, "veto")
+    text = await d.refused(user, "veto")
     assert "no offer" in text
-    text = await refused(fake, world, d, user, "consent")
+    text = await d.refused(user, "consent")
     assert "no offer" in text
     other = world.bob if user is world.alice else world.alice
-    assert "not your turn" in await refused(fake, world, d, other, "consent")
+    assert "not your turn" in await d.refused(other, "consent")
     # two players in free time: only their own piles, whatever fits elsewhere
     await predict_by_slash(fake, world, d, user)
     state = d.table.state
     other_seat = 1 - seat
     fits = [(card, pile) for card in state.hands[seat] for pile in range(6)
             if SHARED[card][state.tops[other_seat * 6 + pile]]]
-    assert all(a.target == seat for a in legal(d, seat) if isinstance(a, Play))
+    assert all(a.target == seat for a in d.legal(seat) if isinstance(a, Play))
     if fits:
         card, pile = fits[0]
-        text = await refused(fake, world, d, user, "play",
+        text = await d.refused(user, "play",
                              {"card": LABELS[card], "player": str(other_seat + 1),
                               "pile": pile + 1})
         assert "only play on your own piles" in text

@@ -46,22 +46,8 @@ async def test_four_seats_humans_and_ai_play_a_whole_game_through_the_panel(fake
 
 
 # --------------------------------------------------------------------------- helpers
-async def next_human(fake, d: TableDriver) -> int | None:
-    """Let AI seats move until a human must act; that human's seat (None once it's over)."""
-    for _ in range(500):
-        table = d.table
-        if table is None:
-            return None
-        humans = sorted(s for s in table.engine.waiting_for(table.state) if not table.is_ai(s))
-        if humans:
-            return humans[0]
-        await fake.settle()
-        await d._wait_for_ai()
-    raise AssertionError("no human was ever asked to move")
 
 
-def legal(d: TableDriver, seat: int) -> list:
-    return list(d.table.engine.legal_actions(d.table.state, seat))
 
 
 def private_view(d: TableDriver, seat: int) -> dict:
@@ -73,21 +59,8 @@ def code(label: str) -> str:
     return Card.parse(label).code
 
 
-def action_at(d: TableDriver, seat: int, value: str):
-    version, _, index = value.partition(".")
-    assert int(version) == d.table.version
-    return legal(d, seat)[int(index)]
 
 
-async def refused(fake, d: TableDriver, user, command: str, options=None, *,
-                  says: str = "") -> str:
-    """A slash command that must be refused ephemerally and change nothing."""
-    version = d.table.version
-    result = await fake.slash(user, f"suittaboo {command}", options or {}, channel=d.channel)
-    assert result.ephemeral and "⚠️" in result.text, result.text
-    assert says in result.text, result.text
-    assert d.table.version == version
-    return result.text
 
 
 # --------------------------------------------------------------------------- slash commands
@@ -99,20 +72,20 @@ async def test_every_move_by_slash_command_with_autocomplete_and_refusals(fake, 
     d = driver(fake, world, bots)
     await d.open(world.alice, [world.bob, world.carol], ai=1,
                  options="max_reshuffles=0 max_turns_per_round=150")
-    seat = await next_human(fake, d)
+    seat = await d.next_human()
     user = d.seat_user(seat)
     other = next(u for u in d.players if u is not user)
     # first move of the round: no catapult, no end mode
-    await refused(fake, d, other, "pick", {"source": "deck"}, says="not your turn")
-    await refused(fake, d, user, "dropout", says="only drop out in end mode")
-    await refused(fake, d, user, "cast", {"shot": "anything"}, says="need a catapult")
+    await d.refused(other, "pick", {"source": "deck"}, says="not your turn")
+    await d.refused(user, "dropout", says="only drop out in end mode")
+    await d.refused(user, "cast", {"shot": "anything"}, says="need a catapult")
     # (a deal may leave the first player nothing to build with: that refusal wins then)
     no_build = "no card you may build"
-    text = await refused(fake, d, user, "build", {"card": "banana"})
+    text = await d.refused(user, "build", {"card": "banana"})
     assert "isn't a legal move" in text or no_build in text, text
     # an open card is public, so naming it reveals nothing; it isn't in the hand
     missing = d.table.engine.view(d.table.state, None)["open"][0]
-    text = await refused(fake, d, user, "build", {"card": code(missing)})
+    text = await d.refused(user, "build", {"card": code(missing)})
     assert "isn't in your hand" in text or no_build in text, text
     assert await fake.autocomplete(other, "suittaboo pick", focused="source",
                                    channel=d.channel) == []
@@ -121,17 +94,17 @@ async def test_every_move_by_slash_command_with_autocomplete_and_refusals(fake, 
     own_suit_refused = full_hand_refused = False
     rng = d.rng
     for _ in range(600):
-        seat = await next_human(fake, d)
+        seat = await d.next_human()
         if seat is None or (used >= {"pick", "build", "cast", "dropout"} and own_suit_refused):
             break
         user = d.seat_user(seat)
-        moves = legal(d, seat)
+        moves = d.legal(seat)
         you = private_view(d, seat)
         # the private view names the role; an ace may never build its own suit
         own = you["role"][-1] if you["role"].startswith("A") else None
         mine = [c for c in you["hand"] if own and c.endswith(own)]
         if mine and not own_suit_refused:
-            text = await refused(fake, d, user, "build", {"card": code(mine[0])},
+            text = await d.refused(user, "build", {"card": code(mine[0])},
                                  says="your own suit")
             assert mine[0] in text
             offered = await fake.autocomplete(user, "suittaboo build", focused="card",
@@ -140,7 +113,7 @@ async def test_every_move_by_slash_command_with_autocomplete_and_refusals(fake, 
             own_suit_refused = True
         kinds = {type(a) for a in moves}
         if len(you["hand"]) == 5 and not full_hand_refused:
-            await refused(fake, d, user, "pick", {"source": "deck"}, says="already hold 5")
+            await d.refused(user, "pick", {"source": "deck"}, says="already hold 5")
             full_hand_refused = True
         if DropOut in kinds:
             result = await fake.slash(user, "suittaboo dropout", channel=d.channel)
@@ -150,9 +123,9 @@ async def test_every_move_by_slash_command_with_autocomplete_and_refusals(fake, 
                                               channel=d.channel)
             casts = [a for a in moves if isinstance(a, Cast)]
             assert 0 < len(choices) <= 25 and len(choices) == min(25, len(casts))
-            assert all(isinstance(action_at(d, seat, c["value"]), Cast) for c in choices)
+            assert all(isinstance(d.action_at(seat, c["value"]), Cast) for c in choices)
             # typing a card and a name narrows the suggestions to the casts with both
-            action = action_at(d, seat, choices[-1]["value"])
+            action = d.action_at(seat, choices[-1]["value"])
             card, target = action.shots[0]
             typed = f"{card.code} {d.table.names[target]}"
             narrowed = await fake.autocomplete(user, "suittaboo cast", {"shot": typed},
@@ -227,7 +200,7 @@ async def test_wire_round_pauses_for_a_human_mcnulty_to_accuse(fake, world, bots
     assert "On the wire you are **McNulty**" in dm
     # play round 1 through the panel until it ends: then only McNulty may act
     for _ in range(200):
-        seat = await next_human(fake, d)
+        seat = await d.next_human()
         if d.table.state.phase == "accuse":
             break
         assert d.table.state.round_no == 1
@@ -240,12 +213,12 @@ async def test_wire_round_pauses_for_a_human_mcnulty_to_accuse(fake, world, bots
     assert "Accusation" in board.text and d.table.names[joker] in board.text
     assert "Round 1 reveal" not in board.text
     others = [u for u in d.players if u is not mcnulty]
-    await refused(fake, d, others[0], "accuse", {"holder": "out"}, says="not your turn")
+    await d.refused(others[0], "accuse", {"holder": "out"}, says="not your turn")
     nope = await d.click(others[1], board, "Take my turn")
     assert nope.ephemeral and "not your turn" in nope.text
     hand = await fake.slash(mcnulty, "suittaboo hand", channel=d.channel)
     assert hand.ephemeral and "Name who holds each black ace" in hand.text
-    await refused(fake, d, mcnulty, "pick", {"source": "deck"}, says="round is over")
+    await d.refused(mcnulty, "pick", {"source": "deck"}, says="round is over")
     # the suggestions are every player and "Out of play" (a wrong name is judged, not refused)
     choices = await fake.autocomplete(mcnulty, "suittaboo accuse", {"ace": "s"},
                                       focused="holder", channel=d.channel)
@@ -264,7 +237,7 @@ async def test_wire_round_pauses_for_a_human_mcnulty_to_accuse(fake, world, bots
     panel = await d.click(mcnulty, d.board(), "Take my turn")
     labels = [b["label"] for b in panel.message.buttons() if b.get("label") != "Back"]
     assert "Out of play" in labels and "Ace of clubs" in panel.text
-    await refused(fake, d, mcnulty, "accuse", {"ace": "s", "holder": "out"},
+    await d.refused(mcnulty, "accuse", {"ace": "s", "holder": "out"},
                   says="already named")
     labels = [label for label in labels if label != names[joker]]
     done = await d.fake.click(mcnulty, panel.message, d.custom_id(panel.message, labels[-1]))
@@ -296,7 +269,7 @@ async def test_cast_panel_offers_only_legal_steps(fake, world, bots, bot):
         steps: list[list[str]] = []
         table = d.table
         paths = [tuple(render_seats(x, table.names) for x in engine.menu_path(table.state, a))
-                 for a in legal(d, seat)]
+                 for a in d.legal(seat)]
         offered_anywhere = {label for p in paths for label in p}
 
         def choose(labels: list[str]) -> int:
@@ -309,11 +282,11 @@ async def test_cast_panel_offers_only_legal_steps(fake, world, bots, bot):
         return steps, choose
 
     for _ in range(200):
-        seat = await next_human(fake, d)
+        seat = await d.next_human()
         if seat is None or len(casts) >= 3:
             break
         steps, choose = chooser(seat)
-        was_cast = any(isinstance(a, Cast) for a in legal(d, seat))
+        was_cast = any(isinstance(a, Cast) for a in d.legal(seat))
         text = await d.take_turn(d.seat_user(seat), choose)
         assert "✅" in text, text
         if was_cast:
@@ -387,14 +360,14 @@ async def test_restart_mid_round_keeps_the_table_and_old_buttons(fake, world, bo
     d = driver(fake, world, bots)
     await d.open(world.alice, [world.bob, world.carol], ai=1, options=SHORT)
     for _ in range(4):
-        seat = await next_human(fake, d)
+        seat = await d.next_human()
         assert "✅" in await d.take_turn(d.seat_user(seat))
         await fake.settle()
     state_dump, version = d.table.row.state, d.table.version
     old_board = d.board()
     await bots.restart()
     assert d.table.row.state == state_dump and d.table.version == version
-    seat = await next_human(fake, d)
+    seat = await d.next_human()
     user = d.seat_user(seat)
     hand = await fake.click(user, old_board, d.custom_id(old_board, "My hand"))
     assert hand.ephemeral and "Your role this round" in hand.text

@@ -22,28 +22,10 @@ def driver(fake, world, bots) -> TableDriver:
 
 
 # --------------------------------------------------------------------------- helpers
-async def next_human(fake, d: TableDriver) -> int | None:
-    """Let AI seats move until a human must act; that human's seat (None once it's over)."""
-    for _ in range(500):
-        table = d.table
-        if table is None:
-            return None
-        humans = sorted(s for s in table.engine.waiting_for(table.state) if not table.is_ai(s))
-        if humans:
-            return humans[0]
-        await fake.settle()
-        await d._wait_for_ai()
-    raise AssertionError("no human was ever asked to move")
 
 
-def legal(d: TableDriver, seat: int) -> list:
-    return list(d.table.engine.legal_actions(d.table.state, seat))
 
 
-def action_at(d: TableDriver, seat: int, value: str):
-    version, _, index = value.partition(".")
-    assert int(version) == d.table.version
-    return legal(d, seat)[int(index)]
 
 
 def code(label: str) -> str:
@@ -51,15 +33,6 @@ def code(label: str) -> str:
     return Card.parse(label).code
 
 
-async def refused(fake, d: TableDriver, user, command: str, options=None, *,
-                  says: str = "") -> str:
-    """A slash command that must be refused ephemerally and change nothing."""
-    version, dump = d.table.version, d.table.row.state
-    result = await fake.slash(user, f"taboo {command}", options or {}, channel=d.channel)
-    assert result.ephemeral and "⚠️" in result.text, result.text
-    assert says in result.text, result.text
-    assert d.table.version == version and d.table.row.state == dump
-    return result.text
 
 
 async def done(fake, d: TableDriver, user, command: str, options=None) -> str:
@@ -87,7 +60,7 @@ async def test_five_seats_humans_and_ai_play_a_whole_game_through_the_panel(fake
     for user in (world.alice, world.bob, world.carol):
         dms = fake.dms(user)
         assert dms and "Your Taboo hand (" in dms[0].text  # (an AI joker may come first)
-    await next_human(fake, d)  # AI seats may move first
+    await d.next_human()  # AI seats may move first
     await fake.settle()
     board = d.board()
     view = table.engine.view(table.state, None)
@@ -147,10 +120,10 @@ async def test_panel_offers_the_same_choices_as_the_commands(fake, world, bots, 
     await d.open(world.alice, [world.bob])
     checked = False
     for _ in range(200):
-        seat = await next_human(fake, d)
+        seat = await d.next_human()
         assert seat is not None
         user = d.seat_user(seat)
-        moves = legal(d, seat)
+        moves = d.legal(seat)
         caps = [a for a in moves if isinstance(a, Capture)]
         if d.table.state.phase == "turn" and caps:
             panel = await d.click(user, d.board(), "Take my turn")
@@ -164,7 +137,7 @@ async def test_panel_offers_the_same_choices_as_the_commands(fake, world, bots, 
             choices = await fake.autocomplete(user, "taboo play", focused="card",
                                               channel=world.channel)
             assert len(choices) == min(25, len(caps))
-            assert [action_at(d, seat, c["value"]) for c in choices] == caps[:25]
+            assert [d.action_at(seat, c["value"]) for c in choices] == caps[:25]
             cards = list(dict.fromkeys(str(a.card) for a in caps))
             nxt = await fake.click(user, panel.message, d.custom_id(panel.message, "Capture"))
             if len(cards) > 1:
@@ -195,7 +168,7 @@ async def test_restart_mid_game_then_finish_through_the_panel(fake, world, bots,
     d = driver(fake, world, bots)
     await d.open(world.alice, [world.bob], ai=1, options="max_turns=20")
     for _ in range(4):
-        seat = await next_human(fake, d)
+        seat = await d.next_human()
         await d.take_turn(d.seat_user(seat))
         await fake.settle()
     await d._wait_for_ai_idle()
@@ -204,7 +177,7 @@ async def test_restart_mid_game_then_finish_through_the_panel(fake, world, bots,
     await bots.restart()
     table = d.table
     assert table is not None and table.row.state == dump and table.version == version
-    seat = await next_human(fake, d)
+    seat = await d.next_human()
     hand = await fake.click(d.seat_user(seat), old_board, d.custom_id(old_board, "My hand"))
     assert hand.ephemeral and "Your Taboo hand" in hand.text
     await d.play_to_end()
@@ -221,10 +194,10 @@ async def test_every_command_with_suggestions_in_scripted_moments(fake, world, b
     for _ in range(400):
         if used >= {"play", "play_take", "draw", "place", "jack", "joker"} or d.table is None:
             break
-        seat = await next_human(fake, d)
+        seat = await d.next_human()
         user = d.seat_user(seat)
         other = next(u for u in d.players if u is not user)
-        moves = legal(d, seat)
+        moves = d.legal(seat)
         kinds = {type(a) for a in moves}
         state = d.table.state
         # suggestions never offer anything illegal, nor anything to a player out of turn
@@ -235,13 +208,13 @@ async def test_every_command_with_suggestions_in_scripted_moments(fake, world, b
         play_choices = await fake.autocomplete(user, "taboo play", focused="card",
                                                channel=world.channel)
         caps = [a for a in moves if isinstance(a, Capture)]
-        assert [action_at(d, seat, c["value"]) for c in play_choices] == caps[:25]
+        assert [d.action_at(seat, c["value"]) for c in play_choices] == caps[:25]
         for choice, action in zip(play_choices, caps[:25], strict=True):
             assert choice["name"] == (f"{action.card}: "
                                       f"{d.table.engine.capture_text(action)}")[:100]
         place_choices = await fake.autocomplete(user, "taboo place", focused="card",
                                                 channel=world.channel)
-        assert [action_at(d, seat, c["value"]) for c in place_choices] == \
+        assert [d.action_at(seat, c["value"]) for c in place_choices] == \
             [a for a in moves if isinstance(a, Place)][:25]
 
         if Jack in kinds and "jack" not in used:
@@ -307,9 +280,9 @@ async def test_illegal_moves_are_refused_and_change_nothing(fake, world, bots, b
     d = driver(fake, world, bots)
     await d.open(world.alice, [world.bob])
     for _ in range(200):  # until the mover's turn offers a capture
-        seat = await next_human(fake, d)
+        seat = await d.next_human()
         if d.table.state.phase == "turn" and any(isinstance(a, Capture)
-                                                 for a in legal(d, seat)):
+                                                 for a in d.legal(seat)):
             break
         await d.take_turn(d.seat_user(seat))
         await fake.settle()
@@ -318,37 +291,37 @@ async def test_illegal_moves_are_refused_and_change_nothing(fake, world, bots, b
     user = d.seat_user(seat)
     other = next(u for u in d.players if u is not user)
     state = d.table.state
-    caps = [a for a in legal(d, seat) if isinstance(a, Capture)]
+    caps = [a for a in d.legal(seat) if isinstance(a, Capture)]
     card = caps[0].card
-    await refused(fake, d, other, "draw", says="not your turn")
-    await refused(fake, d, other, "play", {"card": card.code}, says="not your turn")
-    await refused(fake, d, world.outsider, "draw", says="not playing")
+    await d.refused(other, "draw", says="not your turn")
+    await d.refused(other, "play", {"card": card.code}, says="not your turn")
+    await d.refused(world.outsider, "draw", says="not playing")
     # a capture that the row doesn't allow: far more than is face up
-    await refused(fake, d, user, "play", {"card": card.code, "take": "(1,1,1,1,1,1,1,1,1)"},
+    await d.refused(user, "play", {"card": card.code, "take": "(1,1,1,1,1,1,1,1,1)"},
                   says="not possible")
-    await refused(fake, d, user, "play", {"card": card.code, "take": "banana"},
+    await d.refused(user, "play", {"card": card.code, "take": "banana"},
                   says="not a card value")
     # a face-up card is public and in nobody's hand (one deck with two players)
     row_card = state.row[0]
-    await refused(fake, d, user, "play", {"card": row_card.code}, says="You don't hold")
-    await refused(fake, d, user, "play", {"card": "ace of cups"}, says="Cards that can capture")
-    await refused(fake, d, user, "place", {"card": card.code}, says="after drawing")
+    await d.refused(user, "play", {"card": row_card.code}, says="You don't hold")
+    await d.refused(user, "play", {"card": "ace of cups"}, says="Cards that can capture")
+    await d.refused(user, "place", {"card": card.code}, says="after drawing")
     if not any(c.rank == 11 for c in state.hands[seat]):
-        await refused(fake, d, user, "jack", says="no jack")
+        await d.refused(user, "jack", says="no jack")
     if not any(c.rank == 0 for c in state.hands[seat]):
-        await refused(fake, d, user, "joker", says="no joker")
+        await d.refused(user, "joker", says="no joker")
     stale = f"{d.table.version - 1}.0"
-    await refused(fake, d, user, "play", {"card": stale}, says="out of date")
+    await d.refused(user, "play", {"card": stale}, says="out of date")
     d.assert_no_leaks()
     # after a draw: only the drawn card may capture, and a second draw is refused
     await done(fake, d, user, "draw")
     if d.table is not None and d.table.state.phase == USE:
-        await refused(fake, d, user, "draw", says="already drew")
+        await d.refused(user, "draw", says="already drew")
         drawn = d.table.state.drawn
         others = [c for c in d.table.state.hands[seat]
                   if c != drawn and c.rank not in (0, 11)]
         if others:
-            await refused(fake, d, user, "play", {"card": others[0].code},
+            await d.refused(user, "play", {"card": others[0].code},
                           says="the card you just drew")
     d.assert_no_leaks()
 
@@ -358,11 +331,11 @@ async def test_empty_row_turn_is_draw_then_place(fake, world, bots, bot):
     d = driver(fake, world, bots)
     await d.open(world.alice, [world.bob])
     for _ in range(400):
-        seat = await next_human(fake, d)
+        seat = await d.next_human()
         assert seat is not None, "the game ended before the row was ever emptied"
         if d.table.state.phase == EMPTY:
             break
-        moves = legal(d, seat)
+        moves = d.legal(seat)
         clear = [a for a in moves if isinstance(a, Jack)] or [
             a for a in moves if isinstance(a, Capture)
             and int(a.single) + len(a.group) == len(d.table.state.row)]
@@ -379,7 +352,7 @@ async def test_empty_row_turn_is_draw_then_place(fake, world, bots, bot):
     user = d.seat_user(seat)
     board = d.board().text
     assert "The row is empty" in board and "*empty*" in board
-    await refused(fake, d, user, "place", {"card": "7s"}, says="row is empty")
+    await d.refused(user, "place", {"card": "7s"}, says="row is empty")
     panel = await d.click(user, d.board(), "Take my turn")
     assert [b.get("label") for b in panel.message.buttons()] == ["Draw"]  # waits for a click
     drawn = await d.click(user, panel.message, "Draw")
@@ -388,9 +361,9 @@ async def test_empty_row_turn_is_draw_then_place(fake, world, bots, bot):
     assert drawn.ephemeral
     await fake.settle()
     assert d.table.state.phase == PLACE
-    await refused(fake, d, user, "draw", says="place a card")
+    await d.refused(user, "draw", says="place a card")
     choices = await fake.autocomplete(user, "taboo place", focused="card", channel=world.channel)
-    assert choices and all(isinstance(action_at(d, seat, c["value"]), Place) for c in choices)
+    assert choices and all(isinstance(d.action_at(seat, c["value"]), Place) for c in choices)
     await done(fake, d, user, "place", {"card": choices[0]["value"]})
     assert len(d.table.state.row) == 1 if d.table else True
 
