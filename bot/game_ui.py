@@ -67,7 +67,9 @@ class GameUI:
         lines = []
         for seat in order:
             crown = "🏆 " if seat in outcome.winners else ""
-            score = outcome.scores[seat]
-            shown = int(score) if float(score).is_integer() else round(score, 2)
-            lines.append(f"{crown}**{names[seat]}** — {shown}")
+            lines.append(f"{crown}**{names[seat]}** — {self.score_text(outcome.scores[seat])}")
         return "\n".join(lines)
+
+    def score_text(self, score: float) -> str:
+        """How a final score reads (a game may name its unit, e.g. "2 round wins")."""
+        return str(int(score)) if float(score).is_integer() else str(round(score, 2))

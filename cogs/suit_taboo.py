@@ -20,7 +20,7 @@ from bot.tables.live import LiveTable
 from bot.tables.service import TableError
 from engines import ENGINES
 from engines.cards import SUIT_NAMES, SUIT_SYMBOLS, Card
-from engines.core import GameError, Outcome
+from engines.core import GameError
 from engines.suit_taboo import HAND_LIMIT, Accuse, Build, Cast, DropOut, Pick
 
 ENGINE = ENGINES["suit_taboo"]
@@ -308,16 +308,9 @@ class SuitTabooUI(GameUI):
         return embed
 
     # ---- the result ----------------------------------------------------------------------
-    def render_result(self, outcome: Outcome, view: dict[str, Any], names: list[str]) -> str:
-        order = sorted(outcome.scores, key=lambda s: (s not in outcome.winners,
-                                                      -outcome.scores[s], s))
-        lines = []
-        for seat in order:
-            crown = "🏆 " if seat in outcome.winners else ""
-            wins = int(outcome.scores[seat])
-            lines.append(f"{crown}**{_name(names, seat)}** — {wins} round win"
-                         + ("" if wins == 1 else "s"))
-        return "\n".join(lines)
+    def score_text(self, score: float) -> str:
+        wins = int(score)
+        return f"{wins} round win" + ("" if wins == 1 else "s")
 
 
 # --------------------------------------------------------------------------- labels for typing
