@@ -51,7 +51,11 @@ class CardTableBot(commands.Bot):
         self.storage = await Storage.open(self.settings.database_path)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for module in cog_modules():
-            await self.load_extension(module)
+            try:
+                await self.load_extension(module)
+            except commands.ExtensionError:
+                # one broken game must not take the others down with it
+                log.exception("could not load %s; the bot runs without it", module)
         await self.tables.start()
         if self.settings.sync_commands:
             if self.settings.dev_guild_id:

@@ -53,3 +53,16 @@ async def test_a_games_own_time_limit_is_not_overridden_by_the_bot_default(fake,
         pytest.skip("Hidden Rules not loaded")
     lobby = await fake.slash(world.alice, "hiddenrules new", channel=world.channel)
     assert "turn_seconds` = **60**" in lobby.text
+
+
+async def test_a_broken_cog_is_logged_and_the_other_games_still_load(fake, world, bots,
+                                                                     monkeypatch, caplog):
+    import bot.app as app
+
+    monkeypatch.setattr(app, "cog_modules", lambda: ["cogs.help", "cogs.does_not_exist",
+                                                     "cogs.suspense"])
+    bot = await bots.start()
+    assert "suspense" in bot.tables.uis
+    assert "could not load cogs.does_not_exist" in caplog.text
+    result = await fake.slash(world.alice, "help", channel=world.channel)
+    assert "Suspense" in result.text
