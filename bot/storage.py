@@ -7,6 +7,8 @@ class is what lets a PostgreSQL backend be added later without touching cogs.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 import time
 from collections.abc import Iterable
@@ -121,12 +123,25 @@ def _table_from(row: Iterable[Any]) -> TableRow:
                     started)
 
 
+def _writes(method):
+    """Run a write alone: otherwise another coroutine's statement could land inside an open
+    multi-statement transaction and be committed or rolled back with it."""
+
+    @functools.wraps(method)
+    async def locked(self, *args, **kwargs):
+        async with self._write:
+            return await method(self, *args, **kwargs)
+
+    return locked
+
+
 class Storage:
     """The repository. Open with `await Storage.open(path)`; close with `await close()`."""
 
     def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
         self._db = db
         self.path = path
+        self._write = asyncio.Lock()
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -134,7 +149,9 @@ class Storage:
         path = Path(path)
         if str(path) != ":memory:":
             path.parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(str(path))
+        # Autocommit: a single statement is its own transaction (a move's save is one UPDATE,
+        # so one trip through aiosqlite's thread); multi-statement writes say BEGIN/COMMIT.
+        db = await aiosqlite.connect(str(path), isolation_level=None)
         await db.execute("PRAGMA journal_mode=WAL")
         await db.execute("PRAGMA foreign_keys=ON")
         await db.execute("PRAGMA synchronous=NORMAL")
@@ -173,20 +190,21 @@ class Storage:
             row = await cur.fetchone()
         return json.loads(row[0]) if row else {}
 
+    @_writes
     async def set_game_settings(self, guild_id: int, game: str, options: dict[str, Any]) -> None:
         await self._db.execute(
             "INSERT INTO guild_settings (guild_id, game, options, updated_at) VALUES (?,?,?,?) "
             "ON CONFLICT (guild_id, game) DO UPDATE SET options=excluded.options, "
             "updated_at=excluded.updated_at",
             (guild_id, game, json.dumps(options, sort_keys=True), time.time()))
-        await self._db.commit()
 
+    @_writes
     async def reset_game_settings(self, guild_id: int, game: str) -> None:
         await self._db.execute("DELETE FROM guild_settings WHERE guild_id=? AND game=?",
                                (guild_id, game))
-        await self._db.commit()
 
     # ------------------------------------------------------------------ tables
+    @_writes
     async def create_table(self, *, guild_id: int | None, channel_id: int, game: str,
                            host_id: int, seats: list[dict[str, Any]],
                            options: dict[str, Any], meta: dict[str, Any] | None = None,
@@ -200,9 +218,7 @@ class Storage:
                 (guild_id, channel_id, game, "lobby", host_id, json.dumps(seats),
                  json.dumps(options), json.dumps(meta or {}), now, now))
         except aiosqlite.IntegrityError:
-            await self._db.rollback()
             return None
-        await self._db.commit()
         return await self.get_table(cur.lastrowid)
 
     async def get_table(self, table_id: int) -> TableRow | None:
@@ -223,6 +239,7 @@ class Storage:
                 f"SELECT {_TABLE_COLUMNS} FROM game_tables ORDER BY id") as cur:
             return [_table_from(row) for row in await cur.fetchall()]
 
+    @_writes
     async def save_table(self, table: TableRow, *, expected_version: int) -> None:
         """Write the whole row; the version bump and the state go in one transaction.
 
@@ -236,30 +253,35 @@ class Storage:
              table.state, table.version, table.board_message_id, json.dumps(table.meta),
              table.started_at, time.time(), table.id, expected_version))
         if cur.rowcount != 1:
-            await self._db.rollback()
             raise StaleVersionError(f"table {table.id} is not at version {expected_version}")
-        await self._db.commit()
 
+    @_writes
     async def save_meta(self, table: TableRow) -> None:
         """Save message ids and bookkeeping without touching state or version."""
         await self._db.execute(
             "UPDATE game_tables SET board_message_id=?, meta=?, updated_at=? WHERE id=?",
             (table.board_message_id, json.dumps(table.meta), time.time(), table.id))
-        await self._db.commit()
 
+    @_writes
     async def save_metas(self, tables: list[TableRow]) -> None:
         """`save_meta` for many tables in one transaction (the service batches them)."""
         now = time.time()
-        await self._db.executemany(
-            "UPDATE game_tables SET board_message_id=?, meta=?, updated_at=? WHERE id=?",
-            [(t.board_message_id, json.dumps(t.meta), now, t.id) for t in tables])
-        await self._db.commit()
+        await self._db.execute("BEGIN")
+        try:
+            await self._db.executemany(
+                "UPDATE game_tables SET board_message_id=?, meta=?, updated_at=? WHERE id=?",
+                [(t.board_message_id, json.dumps(t.meta), now, t.id) for t in tables])
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        await self._db.execute("COMMIT")
 
+    @_writes
     async def delete_table(self, table_id: int) -> None:
         await self._db.execute("DELETE FROM game_tables WHERE id=?", (table_id,))
-        await self._db.commit()
 
     # ------------------------------------------------------------------ results
+    @_writes
     async def finish_table(self, table: TableRow, *, scores: dict[int, float],
                            winners: Iterable[int], reason: str, finished_at: float) -> int:
         """Record a finished game, update stats and drop the table, all in one transaction.
@@ -270,6 +292,7 @@ class Storage:
         players = [{"seat": i, "user_id": s.get("user_id"), "name": s.get("name"),
                     "ai": bool(s.get("ai"))} for i, s in enumerate(table.seats)]
         duration = finished_at - table.started_at if table.started_at else None
+        await self._db.execute("BEGIN")
         try:
             cur = await self._db.execute(
                 "INSERT INTO matches (guild_id, channel_id, game, players, scores, winners, "
@@ -292,10 +315,10 @@ class Storage:
                         (table.guild_id, table.game, player["user_id"], player["name"],
                          int(seat in winners), float(scores.get(seat, 0.0)), finished_at))
             await self._db.execute("DELETE FROM game_tables WHERE id=?", (table.id,))
-        except Exception:
-            await self._db.rollback()
+        except BaseException:
+            await self._db.execute("ROLLBACK")
             raise
-        await self._db.commit()
+        await self._db.execute("COMMIT")
         return match_id
 
     async def recent_matches(self, guild_id: int, game: str | None = None,

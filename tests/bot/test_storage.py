@@ -88,3 +88,24 @@ async def test_guild_settings_set_and_reset(store):
     assert await store.get_game_settings(1, "taboo") == {"max_turns": 100}
     await store.reset_game_settings(1, "taboo")
     assert await store.get_game_settings(1, "taboo") == {}
+
+
+async def test_a_failed_finish_rolls_back_and_leaves_other_writes_alone(store):
+    """Writes never interleave with an open transaction: a finish that fails midway undoes
+    itself only, and a save made meanwhile by another table stays."""
+    import asyncio
+
+    a = await store.create_table(guild_id=1, channel_id=30, game="taboo", host_id=1,
+                                 seats=[{"user_id": 1, "name": "A"}], options={})
+    b = await store.create_table(guild_id=1, channel_id=31, game="taboo", host_id=2,
+                                 seats=[{"user_id": 2, "name": "B"}], options={})
+    b.state, b.version = "{}", 1
+    # a score that cannot be stored breaks finish_table inside its transaction
+    failing = asyncio.create_task(store.finish_table(a, scores={0: object()}, winners={0},
+                                                     reason="x", finished_at=1.0))
+    saving = asyncio.create_task(store.save_table(b, expected_version=0))
+    results = await asyncio.gather(failing, saving, return_exceptions=True)
+    assert isinstance(results[0], TypeError) and results[1] is None
+    assert (await store.get_table(a.id)) is not None  # the finish was undone
+    assert (await store.get_table(b.id)).version == 1  # the other save stayed
+    assert await store.recent_matches(1) == []
