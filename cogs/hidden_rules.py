@@ -21,6 +21,7 @@ from bot.game_cog import GameCog
 from bot.game_ui import GameUI, TextPrompt
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
+from bot.ui.text import clip
 from engines import ENGINES
 from engines.cards import Card
 from engines.core import GameError
@@ -58,8 +59,8 @@ def _points(value: int) -> str:
 
 
 def _clip(text: str, limit: int) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    """One line (whitespace folded), shortened to `limit`."""
+    return clip(" ".join(str(text).split()), limit)
 
 
 def _quote(text: str, limit: int) -> str:
@@ -418,8 +419,10 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
         return ("You already enforced or let this play stand." if what in ("enforce", "pass")
                 else f"That isn't possible now — waiting for {waiting}.")
 
-    def _one(self, interaction: discord.Interaction, kind: type, what: str) -> tuple[
-            LiveTable, Any]:
+    def _one(self, interaction: discord.Interaction, kind: type, what: str
+             ) -> tuple[LiveTable, Any]:
+        """Like `moves_of`, but every refusal (even with no move at all) says why in this
+        game's words (accused, still choosing rules, …)."""
         table, seat, legal = self.legal_for(interaction)
         matches = [a for a in legal if isinstance(a, kind)]
         if not matches:

@@ -19,6 +19,7 @@ from bot.game_cog import MAX_CHOICES, GameCog
 from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
+from bot.ui.text import clip, plural
 from engines import ENGINES
 from engines.core import GameError, Outcome, render_seats
 from engines.six_suit import PLAY, PREDICT, Consent, Discard, Play, Predict, Veto
@@ -35,7 +36,6 @@ from engines.six_suit_cards import (
 )
 
 ENGINE = ENGINES["six_suit"]
-FIELD_LIMIT = 1024
 SEATS_PER_EMBED = 6
 DISCARDS_SHOWN = 16
 ATTRIBUTES = ("number", "colour", "shape")
@@ -63,18 +63,12 @@ def _cards(labels: list[str] | None, empty: str = "—") -> str:
     return " ".join(_card(label) for label in labels or []) or empty
 
 
-def _clip(text: str, limit: int = FIELD_LIMIT) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
 
 def _name(names: list[str], seat: int | None) -> str:
     if seat is None or seat < 0:
         return "nobody"
     return names[seat] if seat < len(names) else f"Seat {seat + 1}"
 
-
-def _plural(count: int, word: str, plural: str | None = None) -> str:
-    return f"{count} {word if count == 1 else plural or word + 's'}"
 
 
 def _ordinal(k: int) -> str:
@@ -153,7 +147,7 @@ class SixSuitUI(GameUI):
             for team in range(view["teams"]):
                 members = [s for s in seats if s["team"] == team]
                 alive = sum(1 for s in members if s["alive"])
-                title = (f"Team {team + 1} · {_plural(totals.get(team, 0), 'pt')} · "
+                title = (f"Team {team + 1} · {plural(totals.get(team, 0), 'pt')} · "
                          f"{alive}/{len(members)} alive · piles 1 → 6")
                 embeds.append(self._seats_embed(view, names, members, title))
         else:
@@ -194,7 +188,7 @@ class SixSuitUI(GameUI):
             said = f"{prediction['number']} · {prediction['colour']} · {prediction['shape']}"
             got = f"shown {_card(view['revealed'])}, " if view.get("revealed") else ""
             lines.append(f"🔮 Predicted *{said}* → {got}drew "
-                         f"{_plural(view.get('drawn_count', 0), 'card')}.")
+                         f"{plural(view.get('drawn_count', 0), 'card')}.")
         if chain and phase == PREDICT:
             target = view.get("chain_target", -1)
             lines.append(f"Another extra turn needs a double match on "
@@ -213,17 +207,17 @@ class SixSuitUI(GameUI):
                 rule = "you may only play on your own piles."
             else:
                 rule = "a play on someone else's pile needs their **consent** (they may veto)."
-            lines.append(f"🕊️ **Free time** ({_plural(left, 'round')} left, this one "
+            lines.append(f"🕊️ **Free time** ({plural(left, 'round')} left, this one "
                          f"included): nobody can be eliminated; {rule}")
         if view.get("final_phase") and view["phase"] != "over":
             turns = view.get("final_turns_left") or 0
             if turns:
                 lines.append(f"⏳ **Final phase:** one side is left alive; "
-                             f"{_plural(turns, 'turn')} to go (about "
-                             f"{_plural(view.get('final_rounds_left', 0), 'round')}).")
+                             f"{plural(turns, 'turn')} to go (about "
+                             f"{plural(view.get('final_rounds_left', 0), 'round')}).")
             else:
                 lines.append(f"⏳ **Final phase** starts after this turn: "
-                             f"{_plural(view.get('final_rounds_left', 0), 'more round')}.")
+                             f"{plural(view.get('final_rounds_left', 0), 'more round')}.")
         pending = view.get("pending_six_suits") or []
         if pending and view["phase"] != "over":
             who = ", ".join(f"**{_name(names, s)}**" for s in pending)
@@ -238,20 +232,20 @@ class SixSuitUI(GameUI):
             lines.append("🚫 Vetoed this turn: " + ", ".join(
                 f"{_card(v['card'])} on {_name(names, v['target'])}'s pile {v['pile'] + 1}"
                 for v in vetoed))
-        embed = discord.Embed(description=_clip("\n".join(lines), 4000), colour=self.colour)
+        embed = discord.Embed(description=clip("\n".join(lines), 4000), colour=self.colour)
         discard = view.get("discard") or []
         shown = discard[-DISCARDS_SHOWN:]
         more = "… " if len(discard) > len(shown) else ""
         embed.add_field(name=f"Discard pile ({len(discard)}, newest last)",
-                        value=_clip(more + _cards(shown, "empty")), inline=False)
-        embed.add_field(name="Draw pile", value=_plural(view["draw_pile"], "card"), inline=True)
+                        value=clip(more + _cards(shown, "empty")), inline=False)
+        embed.add_field(name="Draw pile", value=plural(view["draw_pile"], "card"), inline=True)
         if view.get("teams"):
             embed.add_field(name="Team scores", value=" · ".join(
                 f"Team {t['team'] + 1}: **{t['score']}**" for t in view["team_scores"]),
                 inline=True)
         elims = view.get("eliminations") or []
         if elims:
-            embed.add_field(name="Eliminations", value=_clip("\n".join(
+            embed.add_field(name="Eliminations", value=clip("\n".join(
                 f"{_ordinal(e['number'])}: {_name(names, e['by'])} → "
                 f"{_name(names, e['victim'])} (+{e['points']})" for e in elims)), inline=False)
         return embed
@@ -270,8 +264,8 @@ class SixSuitUI(GameUI):
                 elif i == view["current"]:
                     mark = "⏸️ "
             team = f" · Team {seat['team'] + 1}" if view.get("teams") else ""
-            name = f"{mark}{i + 1}. {_name(names, i)}{team} · {_plural(seat['score'], 'pt')}"
-            hand = f"{_plural(seat['hand_count'], 'card')} in hand"
+            name = f"{mark}{i + 1}. {_name(names, i)}{team} · {plural(seat['score'], 'pt')}"
+            hand = f"{plural(seat['hand_count'], 'card')} in hand"
             if seat.get("known_hand"):
                 hand += f" (shown: {_cards(seat['known_hand'])})"
             if seat["alive"]:
@@ -285,7 +279,7 @@ class SixSuitUI(GameUI):
                        if elim else "")
                 name += " · 👻 ghost"
                 value = f"Eliminated{how}; plays on as a ghost. {hand}"
-            embed.add_field(name=_clip(name, 256), value=_clip(value), inline=False)
+            embed.add_field(name=clip(name, 256), value=clip(value), inline=False)
         return embed
 
     # ---- the private view ----------------------------------------------------------------
@@ -311,7 +305,7 @@ class SixSuitUI(GameUI):
             mates = [_name(names, s["seat"]) for s in view["seats"]
                      if s["team"] == me["team"] and s["seat"] != seat]
             embed.add_field(name=f"Team {me['team'] + 1}",
-                            value=_clip("With " + (", ".join(mates) or "nobody")), inline=False)
+                            value=clip("With " + (", ".join(mates) or "nobody")), inline=False)
         if me["alive"]:
             notes = danger_notes(me)
             embed.add_field(name="Your piles (1 → 6)",
@@ -353,7 +347,7 @@ class SixSuitUI(GameUI):
                                                           -outcome.scores[s], s))
             return "\n".join(
                 f"{'🏆 ' if s in outcome.winners else ''}**{_name(names, s)}** — "
-                f"{_plural(int(outcome.scores[s]), 'pt')}"
+                f"{plural(int(outcome.scores[s]), 'pt')}"
                 + ("" if view["seats"][s]["alive"] else " (👻)") for s in order)
         totals = {t["team"]: t["score"] for t in view["team_scores"]}
         lines = []
@@ -363,7 +357,7 @@ class SixSuitUI(GameUI):
             who = ", ".join(f"{_name(names, s['seat'])} {int(outcome.scores[s['seat']])}"
                             for s in members)
             lines.append(f"{'🏆 ' if won else ''}**Team {team + 1}** — "
-                         f"{_plural(totals[team], 'pt')} ({who})")
+                         f"{plural(totals[team], 'pt')} ({who})")
         return "\n".join(lines)
 
 
@@ -582,7 +576,7 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
         out = []
         for card, count in fits.items():
             label = LABELS[card]
-            name = _card_choice_name(label, f"fits {_plural(count, 'pile')}")
+            name = _card_choice_name(label, f"fits {plural(count, 'pile')}")
             if needle and needle not in name.lower():
                 continue
             out.append(app_commands.Choice(name=name[:100], value=label))
@@ -602,7 +596,7 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
         for target in sorted(fits, key=lambda t: (t != seat, t)):
             who = ("Me (my own piles)" if target == seat
                    else f"{target + 1}. {_name(table.names, target)}")
-            name = f"{who} — {_plural(fits[target], 'pile')} fit"
+            name = f"{who} — {plural(fits[target], 'pile')} fit"
             if needle and needle not in name.lower():
                 continue
             out.append(app_commands.Choice(name=name[:100], value=str(target + 1)))

@@ -18,13 +18,13 @@ from bot.game_cog import GameCog
 from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
+from bot.ui.text import clip, plural
 from engines import ENGINES
 from engines.cards import SUIT_NAMES, SUIT_SYMBOLS, Card
 from engines.core import GameError
 from engines.suit_taboo import HAND_LIMIT, Accuse, Build, Cast, DropOut, Pick
 
 ENGINE = ENGINES["suit_taboo"]
-FIELD_LIMIT = 1024
 SYMBOL_TO_SUIT = {v: k for k, v in SUIT_SYMBOLS.items()}
 STATUS_TEXT = {
     "stuck": "stuck: sits out this round",
@@ -62,9 +62,6 @@ def _cards(labels: list[str] | None, empty: str = "—") -> str:
     return " ".join(f"`{label}`" for label in labels or []) or empty
 
 
-def _clip(text: str, limit: int = FIELD_LIMIT) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
 
 def _name(names: list[str], seat: int | None) -> str:
     if seat is None:
@@ -76,9 +73,6 @@ def _own_suit(role: str) -> str | None:
     """The suit symbol of an ace role ("A♠" → "♠"); None for the joker."""
     return role[-1] if role.startswith("A") and role[-1] in SYMBOL_TO_SUIT else None
 
-
-def _plural(count: int, word: str, plural: str | None = None) -> str:
-    return f"{count} {word if count == 1 else plural or word + 's'}"
 
 
 def _penalty(label: str) -> int:
@@ -174,7 +168,7 @@ class SuitTabooUI(GameUI):
             value = (f"🏹 Catapult {catapult} · 🛡️ Shields {_cards(player['shields'], 'none')}\n"
                      f"❓ Doubts {doubts} · ✋ Hand {hand}\n"
                      f"Catapult suits shown this round: {suits}")  # rules those aces out
-            embed.add_field(name=_clip(title, 256), value=_clip(value), inline=False)
+            embed.add_field(name=clip(title, 256), value=clip(value), inline=False)
         return embed
 
     def _reveal_embed(self, last: dict[str, Any], view: dict[str, Any], names: list[str]
@@ -188,8 +182,8 @@ class SuitTabooUI(GameUI):
                          f"below.\n**Round winners:** {winners}"),
             colour=0x7F8C8D)
         for line in last.get("players", []):
-            embed.add_field(name=_clip(self._reveal_title(line, names), 256),
-                            value=_clip(self._reveal_value(line, names)), inline=False)
+            embed.add_field(name=clip(self._reveal_title(line, names), 256),
+                            value=clip(self._reveal_value(line, names)), inline=False)
         accusations = last.get("accusations")
         if accusations is not None:
             parts = [f"{'✅' if a['right'] else '❌'} ace of "
@@ -198,7 +192,7 @@ class SuitTabooUI(GameUI):
                      f"**{_name(names, a['truth'])}**"
                      for a in accusations]
             embed.add_field(name="🕵️ McNulty's accusations",
-                            value=_clip("\n".join(parts) or "none were made"), inline=False)
+                            value=clip("\n".join(parts) or "none were made"), inline=False)
         return embed
 
     @staticmethod
@@ -223,7 +217,7 @@ class SuitTabooUI(GameUI):
         doubts = " ".join(shown) or "none"
         shields = len(line.get("shields", []))
         extra = line.get("extra_shields", 0)
-        shield_text = f"{_plural(shields, 'shield')} {_cards(line.get('shields'), '')}".rstrip()
+        shield_text = f"{plural(shields, 'shield')} {_cards(line.get('shields'), '')}".rstrip()
         if extra:
             shield_text += f" + {extra} extra"
         per = line.get("per_shield", 1)
@@ -265,7 +259,7 @@ class SuitTabooUI(GameUI):
         note = f"{len(hand)}/{HAND_LIMIT} cards"
         if own and any(c.endswith(own) for c in hand):
             note += " · ⛔ = your own suit: it can't be your catapult"
-        embed.add_field(name="Your hand", value=_clip(" ".join(shown) or "empty") + f"\n{note}",
+        embed.add_field(name="Your hand", value=clip(" ".join(shown) or "empty") + f"\n{note}",
                         inline=False)
         me = next((p for p in view.get("players", []) if p["seat"] == seat), None)
         doubts = you.get("doubts") or []
@@ -278,23 +272,23 @@ class SuitTabooUI(GameUI):
                     total += _penalty(card)
                 how = "open card" if d.get("open") else "from hand"
                 rows.append(f"`{card}` from {_name(names, d.get('from'))} ({how})"
-                            + (f" — rightful, {_plural(_penalty(card), 'penalty', 'penalties')}"
+                            + (f" — rightful, {plural(_penalty(card), 'penalty', 'penalties')}"
                                if rightful else ""))
             shields = len(me["shields"]) if me else 0
             per = 1 if own else 2
             left = max(0, total - shields * per)
-            rows.append(f"So far: **{_plural(total, 'penalty', 'penalties')}**, your "
-                        f"{_plural(shields, 'shield')} cancel "
+            rows.append(f"So far: **{plural(total, 'penalty', 'penalties')}**, your "
+                        f"{plural(shields, 'shield')} cancel "
                         f"{min(total, shields * per)} → "
                         + ("**unexposed**" if left == 0 else f"**{left} uncovered**"))
-            embed.add_field(name="Doubts cast at you", value=_clip("\n".join(rows)),
+            embed.add_field(name="Doubts cast at you", value=clip("\n".join(rows)),
                             inline=False)
         else:
             embed.add_field(name="Doubts cast at you", value="none yet", inline=False)
         sent = you.get("sent") or []
         if sent:
             embed.add_field(name="Hand cards you cast (only you and the target know)",
-                            value=_clip(" · ".join(f"`{s['card']}` → {_name(names, s['to'])}"
+                            value=clip(" · ".join(f"`{s['card']}` → {_name(names, s['to'])}"
                                                    for s in sent)), inline=False)
         accusations = you.get("accusations")
         if accusations is not None and (accusations or view["phase"] == "accuse"):

@@ -18,6 +18,7 @@ from bot.game_cog import GameCog
 from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
+from bot.ui.text import clip, plural
 from engines import ENGINES
 from engines.cards import Card
 from engines.core import GameError, Outcome
@@ -36,16 +37,9 @@ from engines.taboo import (
 )
 
 ENGINE = ENGINES["taboo"]
-FIELD_LIMIT = 1024
 
 
 # --------------------------------------------------------------------------- small helpers
-def _clip(text: str, limit: int = FIELD_LIMIT) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word if count == 1 else word + 's'}"
 
 
 def _cards(labels: list[str], empty: str = "—") -> str:
@@ -152,11 +146,11 @@ class TabooUI(GameUI):
         else:
             lines.append("**Row:** *empty*")
         embed = discord.Embed(title="The row", description="\n".join(lines), colour=self.colour)
-        stock = _plural(view["stock_size"], "card")
+        stock = plural(view["stock_size"], "card")
         if view.get("reshuffles"):
             stock += f" · reshuffled {view['reshuffles']}×"
         embed.add_field(name="Stock", value=stock, inline=True)
-        discard = _plural(view["discard_size"], "card")
+        discard = plural(view["discard_size"], "card")
         if view.get("discard_top"):
             discard += f" · top `{view['discard_top']}`"
         embed.add_field(name="Discard pile", value=discard, inline=True)
@@ -174,9 +168,9 @@ class TabooUI(GameUI):
             marker = "▶️ " if seat == view.get("current") and not over else ""
             pile = view["points"][seat]
             size = view["hand_sizes"][seat]
-            value = (f"Hand: **{_plural(size, 'card')}**\n"
-                     f"Points pile: **{pile['total']}** ({_plural(len(pile['cards']), 'card')})")
-            embed.add_field(name=_clip(f"{marker}{name}", 256), value=value, inline=True)
+            value = (f"Hand: **{plural(size, 'card')}**\n"
+                     f"Points pile: **{pile['total']}** ({plural(len(pile['cards']), 'card')})")
+            embed.add_field(name=clip(f"{marker}{name}", 256), value=value, inline=True)
         return embed
 
     def _final_embed(self, view: dict[str, Any], names: list[str]) -> discord.Embed:
@@ -189,8 +183,8 @@ class TabooUI(GameUI):
             pile = view["points"][seat]["total"]
             score = scores[seat] if seat < len(scores) else pile - held
             embed.add_field(
-                name=_clip(f"{_name(names, seat)}: {score:g}", 256),
-                value=_clip(f"{pile} − {held} · hand {_cards(hand, 'empty')}"), inline=False)
+                name=clip(f"{_name(names, seat)}: {score:g}", 256),
+                value=clip(f"{pile} − {held} · hand {_cards(hand, 'empty')}"), inline=False)
         return embed
 
     def render_result(self, outcome: Outcome, view: dict[str, Any], names: list[str]) -> str:
@@ -214,7 +208,7 @@ class TabooUI(GameUI):
     def render_private(self, view: dict[str, Any], names: list[str], seat: int
                        ) -> discord.Embed:
         hand = view.get("hand") or []
-        embed = discord.Embed(title=f"{self.emoji} Your Taboo hand ({_plural(len(hand), 'card')})",
+        embed = discord.Embed(title=f"{self.emoji} Your Taboo hand ({plural(len(hand), 'card')})",
                               description=_hand_line(hand, view.get("drawn")), colour=self.colour)
         pile = view["points"][seat]["total"]
         embed.add_field(
@@ -234,7 +228,7 @@ class TabooUI(GameUI):
         if view.get("current") == seat and view["phase"] in (TURN, USE):
             hint = self._capture_hint(view)
             if hint:
-                embed.add_field(name="With the row as it is now", value=_clip(hint),
+                embed.add_field(name="With the row as it is now", value=clip(hint),
                                 inline=False)
         return embed
 
