@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import request_budget
 from bot.settings import Settings
 from bot.storage import Storage
 
@@ -36,6 +37,10 @@ class CardTableBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, **kwargs)
         self.settings = settings
+        self.request_budget: request_budget.RequestBudget | None = None
+        if settings.rest_requests_per_second:
+            self.request_budget = request_budget.RequestBudget(settings.rest_requests_per_second)
+            request_budget.install(self.http, self.request_budget)
         self.storage: Storage | None = None
         self.tree.on_error = self.on_app_command_error
         from bot.tables.service import TableService  # local: service imports bot types

@@ -46,6 +46,12 @@ class Settings(BaseSettings):
     timer_tick: float = Field(default=1.0, gt=0, le=60,
                               description="How often turn timers are checked, in seconds.")
 
+    rest_requests_per_second: int = Field(
+        default=45, ge=0, le=10_000,
+        description="Discord allows a bot about 50 REST requests per second in total; the bot "
+        "spaces its own requests to stay under this many (0 = no budget). Interaction replies "
+        "never wait.")
+
     game_seed: int | None = Field(
         default=None, description="Advanced, for tests and demos: derive every game's shuffle "
         "from this number (and the table id) instead of the system's randomness.")

@@ -66,7 +66,10 @@ class BotRunner:
     def settings(self, **overrides) -> Settings:
         values = dict(discord_token="fake-token", database_path=self.db_path, ai_delay=0.0,
                       turn_seconds=0, timer_tick=0.05, dev_guild_id=self.world.guild.id,
-                      log_level="INFO", game_seed=int(os.environ.get("E2E_GAME_SEED", "1")))
+                      log_level="INFO", game_seed=int(os.environ.get("E2E_GAME_SEED", "1")),
+                      # fake.settle() cannot see a request waiting in the bot's own budget,
+                      # so tests opt in (test_foundation checks the budget under limits)
+                      rest_requests_per_second=0)
         values.update(overrides)
         return Settings(_env_file=None, **values)
 

@@ -66,3 +66,26 @@ async def test_a_broken_cog_is_logged_and_the_other_games_still_load(fake, world
     assert "could not load cogs.does_not_exist" in caplog.text
     result = await fake.slash(world.alice, "help", channel=world.channel)
     assert "Suspense" in result.text
+
+
+async def test_under_discords_global_limit_the_bot_spaces_its_requests_and_gets_no_429(
+        fake, world, bots):
+    """REST_REQUESTS_PER_SECOND: boards, notices and DMs wait for the budget instead of
+    running into a global 429 (which would stall every request, clicks included)."""
+    from tests.e2e.driver import TableDriver
+
+    fake.enforce_rate_limits(per_route=100, per_seconds=1, global_per_second=6)
+    bot = await bots.start(rest_requests_per_second=5)
+    driver = TableDriver(fake, world, bots, "suspense")
+    await driver.open(world.alice, [world.bob], ai=1)
+    for _ in range(4):
+        seat = await driver.next_human()
+        text = await driver.take_turn(driver.seat_user(seat))
+        assert "✅" in text, text
+        await driver.synced()
+    stats = fake.rate_limit_stats
+    assert stats.global_ == 0 and stats.total == 0, stats
+    assert bot.request_budget is not None and bot.request_budget.waits > 0
+    # nothing was lost on the way: the board shows the latest move
+    assert driver.table.meta.get("delivered_version") == driver.table.version
+    driver.assert_no_leaks()
