@@ -17,61 +17,55 @@ global limit — so acknowledging a click never waits here.
 from __future__ import annotations
 
 import asyncio
-import time
-from collections import deque
-from collections.abc import Awaitable, Callable
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 WINDOW_SECONDS = 1.0
 
 
 class RequestBudget:
-    """At most `per_second` requests start in any sliding window of one second.
+    """At most `per_second` requests in any one second, as Discord counts them.
 
-    Discord counts its global limit over a rolling second, so a token bucket (which allows a
-    burst *plus* the rate in one second) could overshoot; a sliding window cannot. Waiters are
-    served in arrival order (one lock), so no table's delivery starves.
+    Discord counts a request when it *arrives*, which can be a while after we decide to send
+    it (a busy event loop, a slow network), so spacing start times is not enough: late
+    requests bunch up behind on-time ones and overshoot (bench.load saw this at 100 tables).
+    Instead each request holds one of `per_second` slots from before it is sent until one
+    second after its answer came back. Every request Discord counted in a given second still
+    held its slot at that moment, so Discord never sees more than `per_second` of them.
+    Waiters are served in arrival order, so no table's delivery starves.
     """
 
-    def __init__(self, per_second: int, *, clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
+    def __init__(self, per_second: int, *, window: float = WINDOW_SECONDS) -> None:
         if per_second < 1:
             raise ValueError("per_second must be at least 1")
         self.per_second = per_second
-        self._clock = clock
-        self._sleep = sleep
-        self._started: deque[float] = deque()
-        self._lock = asyncio.Lock()
+        self.window = window
+        self._slots = asyncio.Semaphore(per_second)
         self.waits = 0  # requests that had to wait (for logs and benchmarks)
 
-    def _forget_old(self, now: float) -> None:
-        while self._started and now - self._started[0] >= WINDOW_SECONDS:
-            self._started.popleft()
-
-    async def acquire(self) -> None:
-        """Return when one more request may start without passing the limit."""
-        async with self._lock:
-            now = self._clock()
-            self._forget_old(now)
-            while len(self._started) >= self.per_second:
-                self.waits += 1
-                await self._sleep(self._started[0] + WINDOW_SECONDS - now)
-                now = self._clock()
-                self._forget_old(now)
-            self._started.append(now)
+    @contextlib.asynccontextmanager
+    async def slot(self) -> AsyncIterator[None]:
+        """Hold a slot for one request; it is given back `window` seconds after the answer."""
+        if self._slots.locked():
+            self.waits += 1
+        await self._slots.acquire()
+        try:
+            yield
+        finally:
+            asyncio.get_running_loop().call_later(self.window, self._slots.release)
 
 
 def install(http: Any, budget: RequestBudget) -> None:
     """Make every request of a discord.py ``HTTPClient`` pass through `budget` first.
 
     Wrapping the instance's bound method keeps discord.py's own bucket and retry logic intact
-    (its internal retries after a per-route 429 are not counted again, which errs on the side
-    of sending less).
+    (a retry after a per-route 429 happens inside the same slot).
     """
     send = http.request
 
     async def request(route: Any, **kwargs: Any) -> Any:
-        await budget.acquire()
-        return await send(route, **kwargs)
+        async with budget.slot():
+            return await send(route, **kwargs)
 
     http.request = request
