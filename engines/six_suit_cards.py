@@ -109,23 +109,28 @@ def reaches(tops: Sequence[int]) -> tuple[int, int, int]:
     return _reaches(tuple(tops))
 
 
+# Six suit by bitmask: each card sets one bit per natural attribute value (bit 4*attribute +
+# value; a wild sets none). OR-ing six cards' keys gives, per attribute, a 4-bit field of the
+# natural values present; six suit on that attribute means at most one bit in its field. Both
+# tables are pure constants; an index of -1 (an eliminated player's pile) reads card 124, all
+# wild, exactly as the per-attribute tables above do.
+SUIT_KEY = tuple(sum(1 << (4 * i + table[c]) for i, table in enumerate(ATTRS) if table[c] != WILD)
+                 for c in range(DECK_SIZE))
+SIX_SUIT_BY_KEY = tuple(
+    any(((key >> (4 * i)) & 15) & (((key >> (4 * i)) & 15) - 1) == 0 for i in range(3))
+    for key in range(1 << 12))
+
+
 def is_six_suit(tops: Sequence[int]) -> bool:
-    """True when, for some attribute, all six tops show one natural value or that wild."""
+    """True when, for some attribute, all six tops show one natural value or that wild.
+
+    Table look-ups instead of a loop per attribute: the engine asks this after every play.
+    """
     if len(tops) != 6:
         return False
-    for table in ATTRS:
-        natural = -1
-        for c in tops:
-            v = table[c]
-            if v == WILD:
-                continue
-            if natural == -1:
-                natural = v
-            elif v != natural:
-                break
-        else:
-            return True
-    return False
+    k = SUIT_KEY
+    a, b, c, d, e, f = tops
+    return SIX_SUIT_BY_KEY[k[a] | k[b] | k[c] | k[d] | k[e] | k[f]]
 
 
 def six_suit_attributes(tops: Sequence[int]) -> list[str]:
