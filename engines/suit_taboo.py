@@ -20,9 +20,9 @@ import itertools
 import json
 import pathlib
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import Field
 
@@ -41,6 +41,7 @@ from engines.core import (
     public,
 )
 
+T = TypeVar("T")
 DATA_DIR = pathlib.Path(__file__).resolve().parents[1] / "data" / "suit_taboo"
 PUBLIC = 1 << 6  # bit in `seen` for "shown to everyone"; seats use bits 0..4
 ROLE_CARDS: tuple[Card, ...] = (*(Card(1, s) for s in SUITS), JOKER)
@@ -51,6 +52,39 @@ LABEL: dict[Card, str] = {c: str(c) for c in ALL_CARDS}  # str(card) is slow in 
 CODE: dict[Card, str] = {c: c.code for c in ALL_CARDS}
 BLACK_ACES = ("s", "c")
 HAND_LIMIT = 5
+
+
+def _by_suit_rank(cards: Sequence[Card], value: Callable[[Card], T]) -> dict[str, dict[int, T]]:
+    """`table[card.suit][card.rank]` for each of `cards`.
+
+    Card is a dataclass whose `__hash__` runs in Python, so a dict keyed by Card costs a
+    Python call per lookup; the hot paths (every move of every playout) look cards up by
+    their suit (str) and rank (int) instead, which hash in C. Cards outside `cards` raise
+    KeyError, as the Card-keyed tables do.
+    """
+    table: dict[str, dict[int, T]] = {}
+    for card in cards:
+        table.setdefault(card.suit, {})[card.rank] = value(card)
+    return table
+
+
+_INDEX = _by_suit_rank(ALL_CARDS, CARD_INDEX.__getitem__)  # position in `seen`
+_LABEL = _by_suit_rank(ALL_CARDS, LABEL.__getitem__)
+_CODE = _by_suit_rank(ALL_CARDS, CODE.__getitem__)
+
+
+def _label(card: Card) -> str:
+    """str(card) (e.g. "10♥"), read from a table: Card.__str__ is slow in hot paths."""
+    return _LABEL[card.suit][card.rank]
+
+
+def _labels(cards: Sequence[Card]) -> list[str]:
+    return [_LABEL[c.suit][c.rank] for c in cards]
+
+
+def _code(card: Card) -> str:
+    """card.code (e.g. "10h"), read from a table."""
+    return _CODE[card.suit][card.rank]
 
 
 def rules_markdown() -> str:
@@ -142,9 +176,16 @@ Action = Pick | Build | Cast | DropOut | Accuse
 # every step of every playout, so the common actions are made once.
 PICK_DECK = Pick(None)
 DROP_OUT = DropOut()
-_PICK = {c: Pick(c) for c in PLAY_CARDS}
-_BUILD = {c: Build(c) for c in PLAY_CARDS}
-_SUIT_CAST = {(c, t): Cast("suit", ((c, t),)) for c in PLAY_CARDS for t in range(5)}
+SEATS = range(5)  # every seat index a table can have
+_PICK = _by_suit_rank(PLAY_CARDS, Pick)
+_BUILD = _by_suit_rank(PLAY_CARDS, Build)
+# one-shot casts, indexed by target seat
+_SUIT_CAST = _by_suit_rank(PLAY_CARDS, lambda c: tuple(Cast("suit", ((c, t),)) for t in SEATS))
+_NUMBER_CAST = _by_suit_rank(PLAY_CARDS,
+                             lambda c: tuple(Cast("number", ((c, t),)) for t in SEATS))
+# _OTHERS[n][seat]: the seats a player can shoot at, in seat order
+_OTHERS: dict[int, tuple[tuple[int, ...], ...]] = {
+    n: tuple(tuple(t for t in range(n) if t != seat) for seat in range(n)) for n in range(1, len(SEATS) + 1)}
 
 
 # --------------------------------------------------------------------------- state
@@ -179,6 +220,8 @@ class SuitTabooState(SeededState):
     last_round: dict | None = None
     reason: str = ""
     winners: list[int] = field(default_factory=list)
+    # Unused by the engine (apply checks a move directly, legal_actions lists afresh); kept
+    # because callers that edit a state by hand reset it.
     cache: dict = field(default_factory=dict, repr=False)
 
     def clone(self) -> SuitTabooState:
@@ -211,7 +254,7 @@ class SuitTabooState(SeededState):
 
 
 def _see(s: SuitTabooState, card: Card, bits: int) -> None:
-    s.seen[CARD_INDEX[card]] |= bits
+    s.seen[_INDEX[card.suit][card.rank]] |= bits
 
 
 def _bit(seat: int) -> int:
@@ -267,8 +310,8 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             role = s.roles[seat]
             _see(s, role, _bit(seat))
             extra = f" ({wire_role(role)})" if s.options.wire else ""
-            events.append(private(seat, "role", f"Your role this round: {role}{extra}.",
-                                  role=role.code, wire_role=wire_role(role)
+            events.append(private(seat, "role", f"Your role this round: {_label(role)}{extra}.",
+                                  role=_code(role), wire_role=wire_role(role)
                                   if s.options.wire else None))
         for seat in range(n):
             for _ in range(2):
@@ -276,14 +319,14 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
                 s.hands[seat].append(card)
                 _see(s, card, _bit(seat))
             events.append(private(seat, "deal", "You were dealt "
-                                  f"{', '.join(map(str, s.hands[seat]))}.",
-                                  cards=[c.code for c in s.hands[seat]]))
+                                  f"{', '.join(_labels(s.hands[seat]))}.",
+                                  cards=[_code(c) for c in s.hands[seat]]))
         for _ in range(2):
             card = s.deck.pop()
             s.open.append(card)
             _see(s, card, PUBLIC)
-        events.append(public("open_cards", f"Open cards: {', '.join(map(str, s.open))}.",
-                             cards=[c.code for c in s.open]))
+        events.append(public("open_cards", f"Open cards: {', '.join(_labels(s.open))}.",
+                             cards=[_code(c) for c in s.open]))
         s.current = s.dealer
         self._advance(s, events)
 
@@ -297,20 +340,31 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
         return frozenset((state.current,))
 
     def _has_action(self, s: SuitTabooState, seat: int) -> bool:
-        """Cheap test for "not stuck" (the same rules legal_actions enumerates)."""
-        hand = s.hands[seat]
+        """Cheap test for "not stuck" (the same rules legal_actions enumerates).
+
+        Plain loops: this runs once or twice per move, and generator expressions with
+        itertools.chain cost more than the tests themselves."""
         if s.end_mode:
             return True  # Drop out is always possible in end mode
+        hand = s.hands[seat]
         if len(hand) < HAND_LIMIT and (s.deck or s.open):
             return True
         role = s.roles[seat]
-        if any(role.is_joker or c.suit != role.suit for c in hand):
-            return True
+        if role.is_joker:
+            if hand:
+                return True
+        else:
+            own = role.suit
+            for c in hand:
+                if c.suit != own:
+                    return True
         cat = s.catapult[seat]
         if cat is not None:
-            for c in itertools.chain(hand, s.open):
-                if c.suit == cat.suit or c.rank == cat.rank:
-                    return True
+            csuit, crank = cat.suit, cat.rank
+            for cards in (hand, s.open):
+                for c in cards:
+                    if c.suit == csuit or c.rank == crank:
+                        return True
         return False
 
     def _advance(self, s: SuitTabooState, events: list[Event]) -> None:
@@ -384,14 +438,12 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             new.append(card)
         if new:
             events.append(public("open_refill", f"New open card{'s' if len(new) > 1 else ''}: "
-                                 f"{', '.join(map(LABEL.__getitem__, new))}.", cards=[CODE[c] for c in new]))
+                                 f"{', '.join(_labels(new))}.",
+                                 cards=[_code(c) for c in new]))
 
     # ---- legal actions -------------------------------------------------------------------
     def legal_actions(self, state: SuitTabooState, seat: int) -> list[Action]:
-        cached = state.cache.get(seat)
-        if cached is None:
-            cached = state.cache[seat] = tuple(self._generate(state, seat))
-        return list(cached)
+        return self._generate(state, seat)
 
     def _generate(self, s: SuitTabooState, seat: int) -> list[Action]:
         if s.phase == "over" or seat not in self.to_act(s):
@@ -403,29 +455,45 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
         if len(hand) < HAND_LIMIT:
             if s.deck:
                 out.append(PICK_DECK)
-            out.extend(_PICK[c] for c in s.open)
+            for c in s.open:
+                out.append(_PICK[c.suit][c.rank])
         role = s.roles[seat]
-        if role.is_joker:
-            out.extend(_BUILD[c] for c in hand)
-        else:
-            own = role.suit
-            out.extend(_BUILD[c] for c in hand if c.suit != own)
+        own = None if role.is_joker else role.suit
+        for c in hand:
+            if c.suit != own:
+                out.append(_BUILD[c.suit][c.rank])
         cat = s.catapult[seat]
         if cat is not None:
-            others = [t for t in range(s.n) if t != seat]
-            pool = [*hand, *s.open]
+            others = _OTHERS[s.n][seat]
             csuit, crank = cat.suit, cat.rank
-            for c in pool:
-                if c.suit == csuit:
-                    out.extend(_SUIT_CAST[c, t] for t in others)
-            same = sorted((c for c in pool if c.rank == crank), key=CARD_INDEX.__getitem__)
-            for k in range(1, min(3, len(same)) + 1):
-                for combo in itertools.combinations(same, k):
-                    for targets in itertools.product(others, repeat=k):
-                        out.append(Cast("number", tuple(zip(combo, targets, strict=True))))
+            same = []
+            for cards in (hand, s.open):
+                for c in cards:
+                    if c.suit == csuit:
+                        casts = _SUIT_CAST[c.suit][c.rank]
+                        for t in others:
+                            out.append(casts[t])
+                    if c.rank == crank:
+                        same.append(c)
+            if same:
+                self._number_casts(same, others, out)
         if s.end_mode:
             out.append(DROP_OUT)
         return out
+
+    @staticmethod
+    def _number_casts(same: list[Card], others: tuple[int, ...], out: list[Action]) -> None:
+        """Append every same-number cast: 1-3 of the `same` cards (ordered as ALL_CARDS
+        lists them), each at any other seat."""
+        same.sort(key=lambda c: _INDEX[c.suit][c.rank])
+        for c in same:
+            casts = _NUMBER_CAST[c.suit][c.rank]
+            for t in others:
+                out.append(casts[t])
+        for k in range(2, min(3, len(same)) + 1):
+            for combo in itertools.combinations(same, k):
+                for targets in itertools.product(others, repeat=k):
+                    out.append(Cast("number", tuple(zip(combo, targets, strict=True))))
 
     def _accusations(self, s: SuitTabooState) -> list[Action]:
         """RULINGS: McNulty names, for each black ace, a player or "out of play". Any naming
@@ -444,15 +512,22 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             raise GameOverError("The game is over.")
         if seat != (state.current if state.phase == "play" else state.joker_seat()):
             raise NotYourTurnError("It is not your turn.")
-        if isinstance(action, Cast):
-            action = _canonical_cast(action)
-        cached = state.cache.get(seat)
-        if cached is None:
-            cached = state.cache[seat] = tuple(self._generate(state, seat))
-        try:
-            ok = action in cached
-        except TypeError:
-            ok = False
+        kind = type(action)
+        if state.phase == "play" and kind in _PLAY_CHECKS:
+            # Validated directly: regenerating every legal action (and comparing dataclasses
+            # against each) cost more than the move itself. Each check accepts exactly the
+            # actions of its type that `legal_actions` lists.
+            if kind is Cast:
+                action = _canonical_cast(action)  # type: ignore[arg-type]
+            ok = _PLAY_CHECKS[kind](state, seat, action)
+        else:
+            # anything else (the accusation phase, other types) is looked up in the full list
+            if isinstance(action, Cast):
+                action = _canonical_cast(action)
+            try:
+                ok = action in self._generate(state, seat)
+            except TypeError:
+                ok = False
         if not ok:
             raise IllegalActionError("That move is not allowed right now.")
         s = state.clone()
@@ -476,7 +551,6 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
                 self._mark_stuck(s, seat, events)
             s.turns += 1
             self._advance(s, events)
-        s.cache = {}
         return Step(s, tuple(events))
 
     def _do_pick(self, s: SuitTabooState, seat: int, a: Pick, events: list[Event]) -> None:
@@ -485,15 +559,15 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             assert card is not None
             s.hands[seat].append(card)
             _see(s, card, _bit(seat))
-            events.append(private(seat, "drew", f"You drew {LABEL[card]}.", card=CODE[card]))
+            events.append(private(seat, "drew", f"You drew {_label(card)}.", card=_code(card)))
             events.append(public("pick", f"{{P{seat}}} picked the top card of the deck.",
                                  seat=seat, source="deck"))
             return
         s.open.remove(a.card)
         s.hands[seat].append(a.card)
         s.known[seat].append(a.card)
-        events.append(public("pick", f"{{P{seat}}} took the open card {LABEL[a.card]}.", seat=seat,
-                             source="open", card=CODE[a.card]))
+        events.append(public("pick", f"{{P{seat}}} took the open card {_label(a.card)}.", seat=seat,
+                             source="open", card=_code(a.card)))
         self._refill_open(s, events)
 
     def _do_build(self, s: SuitTabooState, seat: int, a: Build, events: list[Event]) -> None:
@@ -502,12 +576,12 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
         s.catapult[seat] = a.card
         s.built[seat] = [*s.built[seat], a.card.suit]
         _see(s, a.card, PUBLIC)
-        text = f"{{P{seat}}} built a catapult: {LABEL[a.card]}"
+        text = f"{{P{seat}}} built a catapult: {_label(a.card)}"
         if old is not None:
             s.dump.append(old)
-            text += f" (the old {LABEL[old]} goes to the dump)"
-        events.append(public("build", text + ".", seat=seat, card=CODE[a.card],
-                             old=CODE[old] if old else None))
+            text += f" (the old {_label(old)} goes to the dump)"
+        events.append(public("build", text + ".", seat=seat, card=_code(a.card),
+                             old=_code(old) if old else None))
 
     def _do_cast(self, s: SuitTabooState, seat: int, a: Cast, events: list[Event]) -> None:
         cat = s.catapult[seat]
@@ -519,15 +593,15 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             if from_open:
                 s.open.remove(card)
                 used_open = True
-                open_codes.append(CODE[card])
-                parts.append(f"{LABEL[card]} (open) → {{P{target}}}")
+                open_codes.append(_code(card))
+                parts.append(f"{_label(card)} (open) → {{P{target}}}")
             else:
                 self._remove_from_hand(s, seat, card)
                 parts.append(f"a hand card → {{P{target}}}")
                 _see(s, card, _bit(target))
-                events.append(private(target, "doubt_received", f"{{P{seat}}} cast {LABEL[card]} at "
-                                      "you.", seat=seat, card=CODE[card]))
-            secret_parts.append(f"{LABEL[card]} → {{P{target}}}")
+                events.append(private(target, "doubt_received", f"{{P{seat}}} cast {_label(card)} at "
+                                      "you.", seat=seat, card=_code(card)))
+            secret_parts.append(f"{_label(card)} → {{P{target}}}")
             s.doubts[target] = [*s.doubts[target], (card, seat, from_open)]
         s.catapult[seat] = None
         if len(open_codes) < len(a.shots) and s.known[seat]:
@@ -539,17 +613,17 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
                                      else c.suit == cat.suit)]
         if a.mode == "number":
             s.shields[seat] = [*s.shields[seat], cat]
-            tail = f"The {LABEL[cat]} catapult becomes a shield."
+            tail = f"The {_label(cat)} catapult becomes a shield."
         else:
             s.dump.append(cat)
-            tail = f"The {LABEL[cat]} catapult goes to the dump."
+            tail = f"The {_label(cat)} catapult goes to the dump."
         how = "same number" if a.mode == "number" else "same suit"
         events.append(private(seat, "cast_detail", f"You cast ({how}): "
                               f"{', '.join(secret_parts)}.", seat=seat,
                               shots=[[c.code, t] for c, t in a.shots]))
-        events.append(public("cast", f"{{P{seat}}} cast with the {LABEL[cat]} catapult ({how}): "
+        events.append(public("cast", f"{{P{seat}}} cast with the {_label(cat)} catapult ({how}): "
                              f"{'; '.join(parts)}. {tail}", seat=seat, mode=a.mode,
-                             catapult=CODE[cat], targets=[t for _, t in a.shots],
+                             catapult=_code(cat), targets=[t for _, t in a.shots],
                              open_cards=open_codes))
         if used_open:
             self._refill_open(s, events)
@@ -913,6 +987,58 @@ def _canonical_cast(a: Cast) -> Cast:
     return a if shots == a.shots else Cast(a.mode, shots)
 
 
+# --------------------------------------------------------------------------- direct checks
+# One per play-phase action type, for `apply`: True exactly when `legal_actions(s, seat)`
+# (the seat being the one to act in the play phase) lists an action equal to `a`.
+def _pick_is_legal(s: SuitTabooState, seat: int, a: Pick) -> bool:
+    if a.kind != "pick" or len(s.hands[seat]) >= HAND_LIMIT:
+        return False
+    return bool(s.deck) if a.card is None else a.card in s.open
+
+
+def _build_is_legal(s: SuitTabooState, seat: int, a: Build) -> bool:
+    hand = s.hands[seat]
+    if a.kind != "build" or a.card not in hand:
+        return False
+    role = s.roles[seat]
+    return role.is_joker or hand[hand.index(a.card)].suit != role.suit
+
+
+def _drop_is_legal(s: SuitTabooState, seat: int, a: DropOut) -> bool:
+    return a.kind == "drop" and s.end_mode
+
+
+def _cast_is_legal(s: SuitTabooState, seat: int, a: Cast) -> bool:
+    """`a` must already be canonical (`_canonical_cast`): shots sorted as legal_actions
+    lists them, or left as given when they are malformed."""
+    cat = s.catapult[seat]
+    shots = a.shots
+    if cat is None or a.kind != "cast" or not isinstance(shots, tuple) or not 1 <= len(shots) <= 3:
+        return False
+    for shot in shots:
+        if not isinstance(shot, tuple) or len(shot) != 2:
+            return False
+    others = _OTHERS[s.n][seat]
+    pool = [*s.hands[seat], *s.open]
+    if a.mode == "suit":
+        card, target = shots[0]
+        return (len(shots) == 1 and card in pool and pool[pool.index(card)].suit == cat.suit
+                and target in others)
+    if a.mode != "number":
+        return False
+    # the cards must be a combination of the pool's same-number cards, in their listed order
+    same = sorted((c for c in pool if c.rank == cat.rank), key=lambda c: _INDEX[c.suit][c.rank])
+    for card, target in shots:
+        if card not in same or target not in others:
+            return False
+        same = same[same.index(card) + 1:]
+    return True
+
+
+_PLAY_CHECKS: dict[type, Callable[[SuitTabooState, int, Any], bool]] = {
+    Pick: _pick_is_legal, Build: _build_is_legal, Cast: _cast_is_legal, DropOut: _drop_is_legal}
+
+
 def _plural(count: int, word: str, plural: str | None = None) -> str:
     return f"{count} {word if count == 1 else plural or word + 's'}"
 
@@ -926,11 +1052,11 @@ def score_round(s: SuitTabooState) -> dict:
         doubts = [c for c, _, _ in s.doubts[p]]
         rightful = doubts if role.is_joker else [c for c in doubts if c.suit == role.suit]
         pens = sum(penalty(c) for c in rightful)
-        lines.append({"seat": p, "role": str(role), "role_name": role_name(role),
+        lines.append({"seat": p, "role": _label(role), "role_name": role_name(role),
                       "wire_role": wire_role(role) if wire else None,
-                      "doubts": [str(c) for c in doubts],
-                      "rightful": [str(c) for c in rightful],
-                      "shields": [str(c) for c in s.shields[p]],
+                      "doubts": _labels(doubts),
+                      "rightful": _labels(rightful),
+                      "shields": _labels(s.shields[p]),
                       "extra_shields": 0, "penalties": pens,
                       "per_shield": 2 if role.is_joker else 1,
                       "status": s.status[p]})
