@@ -183,6 +183,8 @@ _BUILD = _by_suit_rank(PLAY_CARDS, Build)
 _SUIT_CAST = _by_suit_rank(PLAY_CARDS, lambda c: tuple(Cast("suit", ((c, t),)) for t in SEATS))
 _NUMBER_CAST = _by_suit_rank(PLAY_CARDS,
                              lambda c: tuple(Cast("number", ((c, t),)) for t in SEATS))
+# _ONLY[seat] == frozenset((seat,)): made once, as to_act and private events need one per step
+_ONLY = tuple(frozenset((seat,)) for seat in SEATS)
 # _OTHERS[n][seat]: the seats a player can shoot at, in seat order
 _OTHERS: dict[int, tuple[tuple[int, ...], ...]] = {
     n: tuple(tuple(t for t in range(n) if t != seat) for seat in range(n)) for n in range(1, len(SEATS) + 1)}
@@ -226,12 +228,15 @@ class SuitTabooState(SeededState):
 
     def clone(self) -> SuitTabooState:
         # Bypasses the dataclass __init__ (default factories cost more than the copy itself).
-        # Inner per-seat lists are shared (copy-on-write): `apply` copies the acting seat's
-        # hand, and every other per-seat list is replaced, never mutated in place.
+        # Shared, copy-on-write (the engine replaces them, never edits them in place):
+        # - inner per-seat lists: `apply` copies the acting seat's hand and known cards, and
+        #   every other per-seat list is replaced;
+        # - the lists that change at most once a round (wins, roles, out_roles, accusations,
+        #   winners), which a move would otherwise copy for nothing.
         c = object.__new__(SuitTabooState)
         c.n, c.seed, c.rng_counter, c.options = self.n, self.seed, self.rng_counter, self.options
-        c.round_no, c.dealer, c.wins = self.round_no, self.dealer, self.wins[:]
-        c.roles, c.out_roles = self.roles[:], self.out_roles[:]
+        c.round_no, c.dealer, c.wins = self.round_no, self.dealer, self.wins
+        c.roles, c.out_roles = self.roles, self.out_roles
         c.deck, c.dump, c.open = self.deck[:], self.dump[:], self.open[:]
         c.hands = self.hands[:]
         c.known = self.known[:]
@@ -241,8 +246,8 @@ class SuitTabooState(SeededState):
         c.built = self.built[:]
         c.status, c.current, c.turns = self.status[:], self.current, self.turns
         c.reshuffles, c.end_mode, c.phase = self.reshuffles, self.end_mode, self.phase
-        c.accusations, c.seen = self.accusations[:], self.seen[:]
-        c.last_round, c.reason, c.winners = self.last_round, self.reason, self.winners[:]
+        c.accusations, c.seen = self.accusations, self.seen[:]
+        c.last_round, c.reason, c.winners = self.last_round, self.reason, self.winners
         c.cache = {}
         return c
 
@@ -332,12 +337,12 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
 
     # ---- turn order ----------------------------------------------------------------------
     def to_act(self, state: SuitTabooState) -> frozenset[int]:
-        if state.phase == "over":
-            return frozenset()
+        if state.phase == "play":
+            return _ONLY[state.current]
         if state.phase == "accuse":
             seat = state.joker_seat()
-            return frozenset() if seat is None else frozenset((seat,))
-        return frozenset((state.current,))
+            return frozenset() if seat is None else _ONLY[seat]
+        return frozenset()
 
     def _has_action(self, s: SuitTabooState, seat: int) -> bool:
         """Cheap test for "not stuck" (the same rules legal_actions enumerates).
@@ -437,9 +442,9 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             _see(s, card, PUBLIC)
             new.append(card)
         if new:
-            events.append(public("open_refill", f"New open card{'s' if len(new) > 1 else ''}: "
-                                 f"{', '.join(_labels(new))}.",
-                                 cards=[_code(c) for c in new]))
+            events.append(Event("open_refill", f"New open card{'s' if len(new) > 1 else ''}: "
+                                f"{', '.join(_labels(new))}.", None,
+                                {"cards": [_code(c) for c in new]}))
 
     # ---- legal actions -------------------------------------------------------------------
     def legal_actions(self, state: SuitTabooState, seat: int) -> list[Action]:
@@ -513,13 +518,14 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
         if seat != (state.current if state.phase == "play" else state.joker_seat()):
             raise NotYourTurnError("It is not your turn.")
         kind = type(action)
-        if state.phase == "play" and kind in _PLAY_CHECKS:
+        check = _PLAY_CHECKS.get(kind) if state.phase == "play" else None
+        if check is not None:
             # Validated directly: regenerating every legal action (and comparing dataclasses
             # against each) cost more than the move itself. Each check accepts exactly the
             # actions of its type that `legal_actions` lists.
             if kind is Cast:
                 action = _canonical_cast(action)  # type: ignore[arg-type]
-            ok = _PLAY_CHECKS[kind](state, seat, action)
+            ok = check(state, seat, action)
         else:
             # anything else (the accusation phase, other types) is looked up in the full list
             if isinstance(action, Cast):
@@ -559,15 +565,16 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             assert card is not None
             s.hands[seat].append(card)
             _see(s, card, _bit(seat))
-            events.append(private(seat, "drew", f"You drew {_label(card)}.", card=_code(card)))
-            events.append(public("pick", f"{{P{seat}}} picked the top card of the deck.",
-                                 seat=seat, source="deck"))
+            events.append(Event("drew", f"You drew {_label(card)}.", _ONLY[seat],
+                                {"card": _code(card)}))
+            events.append(Event("pick", f"{{P{seat}}} picked the top card of the deck.", None,
+                                {"seat": seat, "source": "deck"}))
             return
         s.open.remove(a.card)
         s.hands[seat].append(a.card)
         s.known[seat].append(a.card)
-        events.append(public("pick", f"{{P{seat}}} took the open card {_label(a.card)}.", seat=seat,
-                             source="open", card=_code(a.card)))
+        events.append(Event("pick", f"{{P{seat}}} took the open card {_label(a.card)}.", None,
+                            {"seat": seat, "source": "open", "card": _code(a.card)}))
         self._refill_open(s, events)
 
     def _do_build(self, s: SuitTabooState, seat: int, a: Build, events: list[Event]) -> None:
@@ -580,8 +587,8 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
         if old is not None:
             s.dump.append(old)
             text += f" (the old {_label(old)} goes to the dump)"
-        events.append(public("build", text + ".", seat=seat, card=_code(a.card),
-                             old=_code(old) if old else None))
+        events.append(Event("build", text + ".", None, {"seat": seat, "card": _code(a.card),
+                                                         "old": _code(old) if old else None}))
 
     def _do_cast(self, s: SuitTabooState, seat: int, a: Cast, events: list[Event]) -> None:
         cat = s.catapult[seat]
@@ -599,8 +606,8 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
                 self._remove_from_hand(s, seat, card)
                 parts.append(f"a hand card → {{P{target}}}")
                 _see(s, card, _bit(target))
-                events.append(private(target, "doubt_received", f"{{P{seat}}} cast {_label(card)} at "
-                                      "you.", seat=seat, card=_code(card)))
+                events.append(Event("doubt_received", f"{{P{seat}}} cast {_label(card)} at you.",
+                                    _ONLY[target], {"seat": seat, "card": _code(card)}))
             secret_parts.append(f"{_label(card)} → {{P{target}}}")
             s.doubts[target] = [*s.doubts[target], (card, seat, from_open)]
         s.catapult[seat] = None
@@ -618,13 +625,12 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             s.dump.append(cat)
             tail = f"The {_label(cat)} catapult goes to the dump."
         how = "same number" if a.mode == "number" else "same suit"
-        events.append(private(seat, "cast_detail", f"You cast ({how}): "
-                              f"{', '.join(secret_parts)}.", seat=seat,
-                              shots=[[c.code, t] for c, t in a.shots]))
-        events.append(public("cast", f"{{P{seat}}} cast with the {_label(cat)} catapult ({how}): "
-                             f"{'; '.join(parts)}. {tail}", seat=seat, mode=a.mode,
-                             catapult=_code(cat), targets=[t for _, t in a.shots],
-                             open_cards=open_codes))
+        events.append(Event("cast_detail", f"You cast ({how}): {', '.join(secret_parts)}.",
+                            _ONLY[seat], {"seat": seat, "shots": [[_code(c), t] for c, t in a.shots]}))
+        events.append(Event("cast", f"{{P{seat}}} cast with the {_label(cat)} catapult ({how}): "
+                            f"{'; '.join(parts)}. {tail}", None,
+                            {"seat": seat, "mode": a.mode, "catapult": _code(cat),
+                             "targets": [t for _, t in a.shots], "open_cards": open_codes}))
         if used_open:
             self._refill_open(s, events)
 
@@ -659,7 +665,7 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
         self._reveal(s, events)
 
     def _do_accuse(self, s: SuitTabooState, seat: int, a: Accuse, events: list[Event]) -> None:
-        s.accusations.append((a.suit, a.target))
+        s.accusations = [*s.accusations, (a.suit, a.target)]  # shared: see clone
         who = "out of play" if a.target is None else f"held by {{P{a.target}}}"
         events.append(private(seat, "accuse", f"You say the ace of {SUIT_NAMES[a.suit]} is "
                               f"{who}.", suit=a.suit, target=a.target))
@@ -680,6 +686,7 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             events.append(public("accusations", summary["accusation_text"],
                                  accusations=summary["accusations"]))
         winners = summary["winners"]
+        s.wins = s.wins[:]  # shared with the state `apply` was given (see clone)
         for seat in winners:
             s.wins[seat] += 1
         wtext = ", ".join(f"{{P{w}}}" for w in winners) if winners else "nobody"
@@ -979,6 +986,10 @@ def _canonical_cast(a: Cast) -> Cast:
     """The same shot with its (card, target) pairs in the order `legal_actions` lists them,
     so a caller may name the cards in any order. Malformed shots come back unchanged (and are
     then refused as illegal)."""
+    shots = a.shots
+    one_pair = type(shots) is tuple and len(shots) == 1 and type(shots[0]) is tuple
+    if one_pair and len(shots[0]) == 2:
+        return a  # a single (card, target) pair is in order already (the common case)
     try:
         shots = tuple(sorted(((c, t) for c, t in a.shots),
                              key=lambda x: (CARD_INDEX[x[0]], x[1])))
@@ -997,11 +1008,15 @@ def _pick_is_legal(s: SuitTabooState, seat: int, a: Pick) -> bool:
 
 
 def _build_is_legal(s: SuitTabooState, seat: int, a: Build) -> bool:
+    if a.kind != "build":
+        return False
     hand = s.hands[seat]
-    if a.kind != "build" or a.card not in hand:
+    try:
+        card = hand[hand.index(a.card)]
+    except ValueError:
         return False
     role = s.roles[seat]
-    return role.is_joker or hand[hand.index(a.card)].suit != role.suit
+    return role.is_joker or card.suit != role.suit
 
 
 def _drop_is_legal(s: SuitTabooState, seat: int, a: DropOut) -> bool:
