@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from pydantic import Field
 
@@ -62,8 +63,12 @@ SAY_MAX = 200
 HINT_MAX = 200
 HISTORY_IN_VIEW = 10
 VALUES = {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 10: 10, 11: 0, 12: -2, 13: -4}
-CARD_BIT = {Card(r, s): 1 << (i * 13 + r - 1) for i, s in enumerate(SUITS) for r in range(1, 14)}
-CARD_STR = {c: str(c) for c in CARD_BIT}  # rendering is hot in events and views
+# The one set of card objects every game deals from (cards are immutable, so states share them).
+# Every table below is keyed by these same objects: a lookup or `hand.index(card)` then matches
+# by identity instead of calling the dataclass's Python-level __eq__.
+DECK: tuple[Card, ...] = tuple(make_deck())
+CARD_BIT = {c: 1 << (SUITS.index(c.suit) * 13 + c.rank - 1) for c in DECK}
+CARD_STR = {c: str(c) for c in DECK}  # rendering is hot in events and views
 
 
 # --------------------------------------------------------------------------- options
@@ -149,22 +154,33 @@ class TimeOut:
 Action = Keep | Play | StartTrick | Enforce | Pass | Accept | Challenge | TimeOut
 _PASS, _ACCEPT, _CHALLENGE, _START, _TIMEOUT = Pass(), Accept(), Challenge(), StartTrick(), TimeOut()
 _PLAYS: dict[Card, tuple[Play, ...]] = {
-    c: ((Play(c, 1), Play(c, 11)) if c.rank == 1 else (Play(c),)) for c in make_deck()}
+    c: ((Play(c, 1), Play(c, 11)) if c.rank == 1 else (Play(c),)) for c in DECK}
 _ENFORCES = tuple(Enforce(h) for h in range(8))
+# to_act answers with one of these (bit p of the index set = seat p acts) instead of building
+# a new frozenset on every call; larger masks (more seats than any game has) are built as needed.
+_SEAT_SETS = tuple(frozenset(p for p in range(8) if m >> p & 1) for m in range(1 << 8))
+
+
+def _seat_set(mask: int) -> frozenset[int]:
+    """The seats whose bits are set in `mask`."""
+    if mask < len(_SEAT_SETS):
+        return _SEAT_SETS[mask]
+    return frozenset(p for p in range(mask.bit_length()) if mask >> p & 1)
 
 
 # --------------------------------------------------------------------------- state
-@dataclass(frozen=True, slots=True)
-class LastPlay:
-    """The play an enforcement window is open on, with what is needed to take it back."""
+class LastPlay(NamedTuple):
+    """The play an enforcement window is open on, with what is needed to take it back.
+
+    (Like `Record` and `PlayContext`, a NamedTuple: one is built per play, and a frozen
+    dataclass took several µs to construct.)"""
 
     seat: int
     index: int  # where the card was in the hand
     ctx: PlayContext
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
+class Record(NamedTuple):
     """One finished enforcement, public (kept for the board and for players who learn rules).
 
     result: "accepted", "right" (challenge lost by the accused), "wrong" (challenge won by the
@@ -225,6 +241,8 @@ class HiddenRulesState:
         return rng
 
     def clone(self) -> HiddenRulesState:
+        """A copy owning all of its lists (for code that edits a state in place, such as
+        `determinize`)."""
         return HiddenRulesState(
             self.n, self.options, self.seed, self.rng_counter, self.phase, self.dealer,
             self.hand_size, self.scores[:], [h[:] for h in self.hands], self.deck[:],
@@ -233,6 +251,24 @@ class HiddenRulesState:
             self.trick_over, self.taker, self.last, self.waived, self.pending, self.history,
             self.named_animals, self.named_characters, self.shown, self.turns, self.tricks,
             self.winners, self.end_reason, self.known_in_hand)
+
+    def shallow_copy(self) -> HiddenRulesState:
+        """A copy sharing every list with this state: what `apply` starts from.
+
+        Copying all thirteen lists (the deck among them) was the largest single cost of a
+        move, while a move changes two or three of them. So the engine treats the lists of
+        a state as copy-on-write: every step that changes a list first replaces it with a
+        changed copy (`s.scores = s.scores[:]`, ...), never editing a list in place, and
+        `history` is replaced on every new record. Code that edits a state by hand should
+        do the same, or start from `clone()`.
+        """
+        return HiddenRulesState(
+            self.n, self.options, self.seed, self.rng_counter, self.phase, self.dealer,
+            self.hand_size, self.scores, self.hands, self.deck, self.pile, self.dealt_t,
+            self.dealt_a, self.rule_t, self.rule_a, self.revealed, self.trick, self.total,
+            self.starter, self.to_play, self.trick_over, self.taker, self.last, self.waived,
+            self.pending, self.history, self.named_animals, self.named_characters, self.shown,
+            self.turns, self.tricks, self.winners, self.end_reason, self.known_in_hand)
 
     # ---- small queries used by the engine and the AI
     def next_starter(self) -> int:
@@ -297,7 +333,7 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         rng.shuffle(actions)
         s.dealt_t = [(triggers[2 * i], triggers[2 * i + 1]) for i in range(n_players)]
         s.dealt_a = [(actions[2 * i], actions[2 * i + 1]) for i in range(n_players)]
-        s.deck = make_deck()
+        s.deck = list(DECK)
         rng.shuffle(s.deck)
         for i in range(n_players):
             seat = (s.dealer + 1 + i) % n_players
@@ -310,12 +346,12 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         if phase == "play":
             base = state.to_play if state.to_play >= 0 else state.next_starter()
             if state.last is None:
-                return frozenset((base,))
-            waived = state.waived
-            return frozenset(p for p in range(state.n) if p == base or not (waived >> p) & 1)
+                return _seat_set(1 << base)
+            everyone = (1 << state.n) - 1
+            return _seat_set(everyone & (~state.waived | 1 << base))
         if phase == "pending":
             assert state.last is not None
-            return frozenset((state.last.seat,))
+            return _seat_set(1 << state.last.seat)
         if phase == "choose":
             return frozenset(p for p in range(state.n) if state.rule_t[p] < 0)
         return frozenset()
@@ -334,17 +370,18 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         if type(seat) is not int or not 0 <= seat < state.n:
             return []
         if phase == "play":
-            acts: list[Action] = []
+            acts: list[Action]
             if seat == state.to_play:
-                for card in state.hands[seat]:
-                    acts.extend(_PLAYS[card])
+                acts = [play for card in state.hands[seat] for play in _PLAYS[card]]
             elif state.to_play < 0 and seat == state.next_starter():
-                acts.append(_START)
-            if state.may_enforce(seat):
-                has_turn = bool(acts)
-                acts.extend(_ENFORCES[: state.n])
-                if not has_turn:
-                    acts.append(_PASS)
+                acts = [_START]
+            else:
+                acts = []
+            if state.last is not None and not (state.waived >> seat) & 1:  # may_enforce
+                if acts:
+                    acts += _ENFORCES[: state.n]
+                else:
+                    acts = [*_ENFORCES[: state.n], _PASS]
             return acts
         if phase == "pending":
             assert state.last is not None
@@ -356,6 +393,7 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         return []
 
     def apply(self, state: HiddenRulesState, seat: int, action: Action) -> Step[HiddenRulesState]:
+        kind = type(action)
         if isinstance(action, TimeOut):
             self.check_turn(state, seat)
             if state.phase != "play" or seat != state.to_play or state.options.turn_seconds == 0:
@@ -365,30 +403,20 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
                 raise NotYourTurnError("It is not your turn.")
             if not self._legal_in_play(state, seat, action):
                 raise IllegalActionError("That move is not allowed right now.")
+        elif state.phase == "pending" and (kind is Accept or kind is Challenge) and type(seat) is int:
+            # Validated directly: the accused (the only seat to act) may always accept or
+            # challenge, so being that seat is the whole check; listing both moves and
+            # comparing dataclasses made this a quarter of the move.
+            self.check_turn(state, seat)
         else:
             self.check_legal(state, seat, action)
-        s = state.clone()
+        handler = self._HANDLERS.get(kind)
+        if handler is None:  # a subclass of an action (or an object equal to a listed one)
+            handler = next((h for k, h in self._HANDLERS.items() if isinstance(action, k)), None)
+        s = state.shallow_copy()
         events: list[Event] = []
-        if isinstance(action, Play):
-            self._play(s, seat, action, events)
-        elif isinstance(action, Enforce):
-            self._enforce(s, seat, action, events)
-        elif isinstance(action, Pass):
-            s.waived |= 1 << seat
-            # Shown to nobody: after every play each seat waives, which would flood the table's
-            # log; who may still enforce is public in `view()["window"]["may_enforce"]`.
-            events.append(Event("pass", f"{{P{seat}}} lets the play stand.", frozenset(),
-                                {"seat": seat}))
-        elif isinstance(action, Accept):
-            self._resolve(s, challenged=False, events=events)
-        elif isinstance(action, Challenge):
-            self._resolve(s, challenged=True, events=events)
-        elif isinstance(action, StartTrick):
-            self._collect(s, seat, events)
-        elif isinstance(action, TimeOut):
-            self._timeout(s, seat, events)
-        elif isinstance(action, Keep):
-            self._keep(s, seat, action, events)
+        if handler is not None:
+            handler(self, s, seat, action, events)
         return Step(s, tuple(events))
 
     @staticmethod
@@ -412,9 +440,13 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         return False
 
     # ---- the pieces of apply --------------------------------------------------------------
+    # Each gets `s`, a shallow copy of the state it must not change, so a list of `s` is
+    # replaced by a changed copy, never edited in place (see `HiddenRulesState.shallow_copy`).
     def _keep(self, s: HiddenRulesState, seat: int, action: Keep, events: list[Event]) -> None:
         t0, t1 = s.dealt_t[seat]
         a0, a1 = s.dealt_a[seat]
+        s.dealt_t, s.dealt_a = s.dealt_t[:], s.dealt_a[:]
+        s.rule_t, s.rule_a = s.rule_t[:], s.rule_a[:]
         s.dealt_t[seat] = (action.trigger, t1 if action.trigger == t0 else t0)
         s.dealt_a[seat] = (action.action, a1 if action.action == a0 else a0)
         s.rule_t[seat], s.rule_a[seat] = action.trigger, action.action
@@ -430,7 +462,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
     def _start_trick(self, s: HiddenRulesState, starter: int, events: list[Event]) -> None:
         if not s.deck:
             self._reshuffle(s, events)
-        card = s.deck.pop()
+        card = s.deck[-1]
+        s.deck = s.deck[:-1]
         value = card_value(card)
         s.trick = [(starter, card, value, "")]
         s.total = value
@@ -447,14 +480,15 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
     def _play(self, s: HiddenRulesState, seat: int, action: Play, events: list[Event]) -> None:
         card = action.card
         say = " ".join(str(action.say).split())[:SAY_MAX]
-        hand = s.hands[seat]
+        s.hands = s.hands[:]
+        hand = s.hands[seat] = s.hands[seat][:]
         index = hand.index(card)
         del hand[index]
         value = card_value(card, action.ace_as)
         total = s.total + value
         ctx = PlayContext(card, value, s.trick[-1][1], s.total, total, len(hand), say,
                           s.named_animals, s.named_characters)
-        s.trick.append((seat, card, value, say))
+        s.trick = [*s.trick, (seat, card, value, say)]
         s.total = total
         s.shown |= CARD_BIT[card]
         s.known_in_hand &= ~CARD_BIT[card]
@@ -503,7 +537,7 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
                 card = ctx.card
                 self._undo(s)
                 changes = self._change(s, {accused: -1})
-                s.revealed[accused] |= 1 << holder
+                self._reveal(s, accused, holder)
                 s.history = [*s.history, Record(-1, holder, accused, hint, "referee", ctx, changes)]
                 events.append(public(
                     "referee", f"Referee: {{P{accused}}}'s {card} broke {{P{holder}}}'s rule "
@@ -514,7 +548,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
                                       holder=holder))
                 return
 
-    def _timeout(self, s: HiddenRulesState, seat: int, events: list[Event]) -> None:
+    def _timeout(self, s: HiddenRulesState, seat: int, action: TimeOut,
+                 events: list[Event]) -> None:
         changes = self._change(s, {seat: -1})
         s.turns += 1
         # No card was played, so the window on the previous play stays open (RULINGS: "until
@@ -538,6 +573,21 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             f"{s.last.ctx.card}: “{hint}” — {{P{accused}}} may accept or challenge.",
             enforcer=seat, holder=action.holder, accused=accused, hint=hint))
 
+    def _pass(self, s: HiddenRulesState, seat: int, action: Pass, events: list[Event]) -> None:
+        s.waived |= 1 << seat
+        # Shown to nobody: after every play each seat waives, which would flood the table's
+        # log; who may still enforce is public in `view()["window"]["may_enforce"]`.
+        events.append(Event("pass", f"{{P{seat}}} lets the play stand.", frozenset(),
+                            {"seat": seat}))
+
+    def _accept(self, s: HiddenRulesState, seat: int, action: Accept,
+                events: list[Event]) -> None:
+        self._resolve(s, challenged=False, events=events)
+
+    def _challenge(self, s: HiddenRulesState, seat: int, action: Challenge,
+                   events: list[Event]) -> None:
+        self._resolve(s, challenged=True, events=events)
+
     def _resolve(self, s: HiddenRulesState, challenged: bool, events: list[Event]) -> None:
         assert s.last is not None and s.pending is not None
         enforcer, holder, hint = s.pending
@@ -551,7 +601,7 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
                     f"{{P{accused}}} loses 1 point and the turn passes.")
         else:
             right = broken(s.rule_t[holder], s.rule_a[holder], ctx)
-            s.revealed[accused] |= 1 << holder
+            self._reveal(s, accused, holder)
             events.append(private(accused, "rule_revealed",
                                   f"{{P{holder}}}'s rule: {self._rule_text(s, holder)}",
                                   holder=holder, broken=right))
@@ -581,27 +631,37 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         """Take the last play back: card to its hand, total and any trick end undone."""
         assert s.last is not None
         last = s.last
-        s.hands[last.seat].insert(last.index, last.ctx.card)
+        s.hands = s.hands[:]
+        hand = s.hands[last.seat] = s.hands[last.seat][:]
+        hand.insert(last.index, last.ctx.card)
         s.known_in_hand |= CARD_BIT[last.ctx.card]
-        s.trick.pop()
+        s.trick = s.trick[:-1]
         s.total = last.ctx.prev_total
         s.trick_over, s.taker = False, -1
         s.last, s.waived = None, 0
         s.to_play = s.next_with_cards(last.seat)
 
     @staticmethod
+    def _reveal(s: HiddenRulesState, seat: int, holder: int) -> None:
+        """`seat` has been shown `holder`'s rule."""
+        s.revealed = s.revealed[:]
+        s.revealed[seat] |= 1 << holder
+
+    @staticmethod
     def _change(s: HiddenRulesState, deltas: dict[int, int]) -> tuple[int, ...]:
         """Apply point changes (never below the floor); return the real change per seat."""
         out = [0] * s.n
+        scores = s.scores = s.scores[:]
         for p, d in deltas.items():
-            new = max(SCORE_FLOOR, s.scores[p] + d)
-            out[p] = new - s.scores[p]
-            s.scores[p] = new
+            new = max(SCORE_FLOOR, scores[p] + d)
+            out[p] = new - scores[p]
+            scores[p] = new
         return tuple(out)
 
-    def _collect(self, s: HiddenRulesState, seat: int, events: list[Event]) -> None:
+    def _collect(self, s: HiddenRulesState, seat: int, action: StartTrick,
+                 events: list[Event]) -> None:
         taker = s.taker
-        s.pile.extend(c for _, c, _, _ in s.trick)
+        s.pile = s.pile + [c for _, c, _, _ in s.trick]
         s.trick = []
         s.last, s.waived = None, 0
         if taker >= 0:
@@ -622,6 +682,7 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         self._start_trick(s, seat, events)
 
     def _refill(self, s: HiddenRulesState, first: int, events: list[Event]) -> None:
+        s.hands, s.deck = s.hands[:], s.deck[:]
         for i in range(s.n):
             p = (first + i) % s.n
             hand = s.hands[p]
@@ -633,8 +694,7 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
                     self._reshuffle(s, events)
                 drawn.append(s.deck.pop())
             if drawn:
-                hand.extend(drawn)
-                hand.sort()
+                s.hands[p] = sorted(hand + drawn)
                 events.append(private(p, "draw", "You draw " + ", ".join(map(str, drawn)) + ".",
                                       seat=p, cards=[str(c) for c in drawn]))
                 events.append(public("drew", f"{{P{p}}} draws {len(drawn)} "
@@ -643,7 +703,7 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
 
     def _reshuffle(self, s: HiddenRulesState, events: list[Event]) -> None:
         rng = s.next_rng()
-        new = s.pile
+        new = s.pile[:]
         s.pile = []
         rng.shuffle(new)
         s.deck = new + s.deck
@@ -666,6 +726,12 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         for p in range(s.n):
             events.append(public("rule_shown", f"{{P{p}}}'s rule was {self._rule_text(s, p)}",
                                  seat=p))
+
+    # How apply carries out each kind of action (a subclass is found with isinstance, in
+    # this order, as the isinstance chain this replaced did).
+    _HANDLERS: ClassVar[dict[type, Callable[..., None]]] = {
+        Play: _play, Enforce: _enforce, Pass: _pass, Accept: _accept, Challenge: _challenge,
+        StartTrick: _collect, TimeOut: _timeout, Keep: _keep}
 
     @staticmethod
     def _rule_text(s: HiddenRulesState, holder: int) -> str:
@@ -893,7 +959,7 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
 
 
 # --------------------------------------------------------------------------- helpers
-_CODE_CACHE = {c.code: c for c in make_deck()}
+_CODE_CACHE = {c.code: c for c in DECK}
 
 
 def _parse_codes(codes: list[str]) -> list[Card]:
