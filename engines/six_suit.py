@@ -226,13 +226,26 @@ class SixSuitState(SeededState):
     turn_no: int               # normal turns started so far (1-based)
 
     def clone(self) -> SixSuitState:
-        """Copy-on-write: only `tops`, `draw`, `discard` and the outer `under` / `hands`
-        lists are copied. Every other list (and every inner hand or under-pile) is never
-        mutated in place, only replaced, so clones may share them.
+        """A copy that owns its `tops`, `draw`, `discard` and outer `under` / `hands` lists,
+        so the caller may change those in place. Every other list (and every inner hand or
+        under-pile) is never mutated in place, only replaced, so clones may share them."""
+        c = self.share()
+        c.tops = self.tops[:]
+        c.under = self.under[:]
+        c.hands = self.hands[:]
+        c.draw = self.draw[:]
+        c.discard = self.discard[:]
+        return c
 
-        Filled in field by field on a bare instance: every move clones, and entering the
-        33-argument `__init__` from `type.__call__` cost over half as much again. Keep this
-        in step with the field list above (a missing field fails every engine test)."""
+    def share(self) -> SixSuitState:
+        """A copy sharing every list with this state: whoever changes a list of it must
+        first put a copy of that list in place (`apply` copies just what each move changes;
+        copying all five big lists was most of the cost of a clone).
+
+        Filled in field by field on a bare instance: every move copies the state, and
+        entering the 33-argument `__init__` from `type.__call__` cost over half as much
+        again. Keep this in step with the field list above (a missing field fails every
+        engine test)."""
         c = object.__new__(SixSuitState)
         c.seed = self.seed
         c.rng_counter = self.rng_counter
@@ -241,11 +254,11 @@ class SixSuitState(SeededState):
         c.teams = self.teams
         c.dealer = self.dealer
         c.first = self.first
-        c.tops = self.tops[:]
-        c.under = self.under[:]
-        c.hands = self.hands[:]
-        c.draw = self.draw[:]
-        c.discard = self.discard[:]
+        c.tops = self.tops
+        c.under = self.under
+        c.hands = self.hands
+        c.draw = self.draw
+        c.discard = self.discard
         c.alive = self.alive
         c.scores = self.scores
         c.elims = self.elims
@@ -453,23 +466,35 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
 
     # ---- apply -----------------------------------------------------------------------------
     def apply(self, state: SixSuitState, seat: int, action: Action) -> Step[SixSuitState]:
+        """The move's new state and events; `state` itself is never changed.
+
+        Copy-on-write: the new state starts out sharing every list with `state`, and each
+        branch copies exactly the lists its move changes in place (for a prediction the
+        draw pile and the hands, not the table). Lists changed by replacement
+        (`alive`, `known`, `scores`, ...) need no copy."""
         self._check(state, seat, action)
-        s = state.clone()
+        s = state.share()
         events: list[Event] = []
         kind = type(action)
         if kind is Predict:
+            s.draw = s.draw[:]
+            s.hands = s.hands[:]
             self._predict(s, seat, action, events)  # type: ignore[arg-type]
         elif kind is Play:
             a: Play = action  # type: ignore[assignment]
+            s.hands = s.hands[:]
             if a.target != seat and s.round < s.options.free_time_rounds:
                 self._offer(s, seat, a, events)
             else:
+                s.tops = s.tops[:]
+                s.under = s.under[:]
                 self._play(s, seat, a.card, a.target, a.pile, events)
         elif kind is Discard:
             card = action.card  # type: ignore[union-attr]
-            s.hands[seat] = _without(s.hands[seat], card)
+            s.hands = hands = s.hands[:]
+            hands[seat] = _without(hands[seat], card)
             _forget(s, seat, card)
-            s.discard.append(card)
+            s.discard = [*s.discard, card]
             s.seen |= 1 << card
             label = LABELS[card]
             events.append(Event("discard", f"{{P{seat}}} discards {label}.", None,
@@ -478,6 +503,9 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
         elif kind is Consent:
             card, t, p = s.offer
             s.offer = []
+            s.hands = s.hands[:]
+            s.tops = s.tops[:]
+            s.under = s.under[:]
             events.append(public("consent", f"{{P{t}}} accepts {LABELS[card]}.", seat=t,
                                  card=LABELS[card]))
             self._play(s, s.current, card, t, p, events)
@@ -486,6 +514,7 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
             s.offer = []
             s.phase = PLAY
             s.vetoed = [*s.vetoed, [card, t, p]]
+            s.hands = s.hands[:]
             s.hands[s.current] = sorted([*s.hands[s.current], card])
             _reveal(s, s.current, card)
             events.append(public(
@@ -621,7 +650,7 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
         known[victim] = 0
         s.known = known
         s.tops[base:base + 6] = [-1] * 6
-        s.discard.extend(gone)
+        s.discard = [*s.discard, *gone]
         number = len(s.elims) + 1
         points = s.n - number + 1
         scores = s.scores[:]
