@@ -11,7 +11,8 @@ maker N - k + 1 and every living player 1; a surviving side collects the remaini
 eliminations' worth times (factions - 1) after the two-round final phase.
 
 Cards are ints (see `engines.six_suit_cards`); the state is a slotted dataclass with a cheap
-`clone()`; everything random comes from the seed stored in the state.
+`clone()` (and `share()`, from which `apply` copies only the lists a move changes); everything
+random comes from the seed stored in the state.
 
 Interpretations (where the seed and rulings leave room):
 - A pending six suit (made by the player's own side, or standing when free time ends) is
@@ -603,8 +604,7 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
               events: list[Event]) -> None:
         s.phase = PLAY
         s.hands[seat] = _without(s.hands[seat], card)
-        if s.known[seat] >> card & 1:
-            _forget(s, seat, card)
+        _forget(s, seat, card)
         s.seen |= 1 << card
         base = t * 6
         i = base + p

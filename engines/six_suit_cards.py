@@ -116,9 +116,14 @@ def reaches(tops: Sequence[int]) -> tuple[int, int, int]:
 # wild, exactly as the per-attribute tables above do.
 SUIT_KEY = tuple(sum(1 << (4 * i + table[c]) for i, table in enumerate(ATTRS) if table[c] != WILD)
                  for c in range(DECK_SIZE))
-SIX_SUIT_BY_KEY = tuple(
-    any(((key >> (4 * i)) & 15) & (((key >> (4 * i)) & 15) - 1) == 0 for i in range(3))
-    for key in range(1 << 12))
+
+
+def _at_most_one_value(key: int) -> bool:
+    """Whether some attribute's 4-bit field in `key` has at most one bit set."""
+    return any(((key >> (4 * i)) & 15).bit_count() <= 1 for i in range(3))
+
+
+SIX_SUIT_BY_KEY = tuple(_at_most_one_value(key) for key in range(1 << 12))
 
 
 def is_six_suit(tops: Sequence[int]) -> bool:
