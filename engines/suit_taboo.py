@@ -231,6 +231,9 @@ class SuitTabooState(SeededState):
         # Shared, copy-on-write (the engine replaces them, never edits them in place):
         # - inner per-seat lists: `apply` copies the acting seat's hand and known cards, and
         #   every other per-seat list is replaced;
+        # - the per-seat lists a move changes at most one or two entries of (catapult,
+        #   shields, doubts, built, status): changed with `_replaced`, so a move copies only
+        #   the ones it changes;
         # - the lists that change at most once a round (wins, roles, out_roles, accusations,
         #   winners), which a move would otherwise copy for nothing.
         c = object.__new__(SuitTabooState)
@@ -240,11 +243,9 @@ class SuitTabooState(SeededState):
         c.deck, c.dump, c.open = self.deck[:], self.dump[:], self.open[:]
         c.hands = self.hands[:]
         c.known = self.known[:]
-        c.catapult = self.catapult[:]
-        c.shields = self.shields[:]
-        c.doubts = self.doubts[:]
-        c.built = self.built[:]
-        c.status, c.current, c.turns = self.status[:], self.current, self.turns
+        c.catapult, c.shields, c.doubts = self.catapult, self.shields, self.doubts
+        c.built, c.status = self.built, self.status
+        c.current, c.turns = self.current, self.turns
         c.reshuffles, c.end_mode, c.phase = self.reshuffles, self.end_mode, self.phase
         c.accusations, c.seen = self.accusations, self.seen[:]
         c.last_round, c.reason, c.winners = self.last_round, self.reason, self.winners
@@ -256,6 +257,14 @@ class SuitTabooState(SeededState):
             if role.is_joker:
                 return seat
         return None
+
+
+def _replaced(items: list[T], index: int, value: T) -> list[T]:
+    """A copy of `items` with `items[index] = value`: how the engine changes the lists that
+    `clone` shares between states (they are never edited in place)."""
+    new = items[:]
+    new[index] = value
+    return new
 
 
 def _see(s: SuitTabooState, card: Card, bits: int) -> None:
@@ -386,10 +395,10 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             if s.status[seat] != "active":
                 continue
             if s.end_mode and not s.hands[seat] and not s.open:
-                s.status[seat] = "done"
+                s.status = _replaced(s.status, seat, "done")
                 if s.catapult[seat] is not None:
                     s.dump.append(s.catapult[seat])  # type: ignore[arg-type]
-                    s.catapult[seat] = None
+                    s.catapult = _replaced(s.catapult, seat, None)
                 events.append(public("done", f"{{P{seat}}} has no cards and nothing to pick: "
                                      "done for this round.", seat=seat))
                 continue
@@ -401,7 +410,7 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
         self._finish_round(s, events, capped=False)
 
     def _mark_stuck(self, s: SuitTabooState, seat: int, events: list[Event]) -> None:
-        s.status[seat] = "stuck"
+        s.status = _replaced(s.status, seat, "stuck")
         events.append(public("stuck", f"{{P{seat}}} has no legal move and sits out the rest "
                              "of the round.", seat=seat))
 
@@ -448,13 +457,13 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
 
     # ---- legal actions -------------------------------------------------------------------
     def legal_actions(self, state: SuitTabooState, seat: int) -> list[Action]:
-        return self._generate(state, seat)
-
-    def _generate(self, s: SuitTabooState, seat: int) -> list[Action]:
-        if s.phase == "over" or seat not in self.to_act(s):
+        s = state
+        if s.phase != "play":
+            if s.phase == "accuse" and seat in self.to_act(s):
+                return self._accusations(s)
             return []
-        if s.phase == "accuse":
-            return self._accusations(s)
+        if seat not in _ONLY[s.current]:  # to_act, inline: this runs on every step
+            return []
         out: list[Action] = []
         hand = s.hands[seat]
         if len(hand) < HAND_LIMIT:
@@ -530,8 +539,9 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             # anything else (the accusation phase, other types) is looked up in the full list
             if isinstance(action, Cast):
                 action = _canonical_cast(action)
+            legal = self.legal_actions(state, seat)
             try:
-                ok = action in self._generate(state, seat)
+                ok = action in legal
             except TypeError:
                 ok = False
         if not ok:
@@ -580,8 +590,8 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
     def _do_build(self, s: SuitTabooState, seat: int, a: Build, events: list[Event]) -> None:
         self._remove_from_hand(s, seat, a.card)
         old = s.catapult[seat]
-        s.catapult[seat] = a.card
-        s.built[seat] = [*s.built[seat], a.card.suit]
+        s.catapult = _replaced(s.catapult, seat, a.card)
+        s.built = _replaced(s.built, seat, [*s.built[seat], a.card.suit])
         _see(s, a.card, PUBLIC)
         text = f"{{P{seat}}} built a catapult: {_label(a.card)}"
         if old is not None:
@@ -609,8 +619,8 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
                 events.append(Event("doubt_received", f"{{P{seat}}} cast {_label(card)} at you.",
                                     _ONLY[target], {"seat": seat, "card": _code(card)}))
             secret_parts.append(f"{_label(card)} → {{P{target}}}")
-            s.doubts[target] = [*s.doubts[target], (card, seat, from_open)]
-        s.catapult[seat] = None
+            s.doubts = _replaced(s.doubts, target, [*s.doubts[target], (card, seat, from_open)])
+        s.catapult = _replaced(s.catapult, seat, None)
         if len(open_codes) < len(a.shots) and s.known[seat]:
             # A hand card went out face down: the others only know it fitted the catapult
             # (its suit, or its number), so a known card that fits may be the one that left.
@@ -619,7 +629,7 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
                              if not (c.rank == cat.rank if a.mode == "number"
                                      else c.suit == cat.suit)]
         if a.mode == "number":
-            s.shields[seat] = [*s.shields[seat], cat]
+            s.shields = _replaced(s.shields, seat, [*s.shields[seat], cat])
             tail = f"The {_label(cat)} catapult becomes a shield."
         else:
             s.dump.append(cat)
@@ -641,8 +651,8 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
         s.known[seat] = []
         if s.catapult[seat] is not None:
             s.dump.append(s.catapult[seat])  # type: ignore[arg-type]
-            s.catapult[seat] = None
-        s.status[seat] = "dropped"
+            s.catapult = _replaced(s.catapult, seat, None)
+        s.status = _replaced(s.status, seat, "dropped")
         events.append(public("drop", f"{{P{seat}}} drops out of the round ({count} hand "
                              "card(s) to the dump).", seat=seat, cards=count))
 
@@ -680,8 +690,8 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             for card, _, _ in s.doubts[seat]:
                 _see(s, card, PUBLIC)
         for line in summary["players"]:
-            events.append(public("reveal", line["text"], **{k: v for k, v in line.items()
-                                                             if k != "text"}))
+            events.append(Event("reveal", line["text"], None,
+                                {k: v for k, v in line.items() if k != "text"}))
         if summary["accusations"] is not None:
             events.append(public("accusations", summary["accusation_text"],
                                  accusations=summary["accusations"]))
@@ -829,8 +839,9 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
                 continue
             known = s.known[p]
             s.hands[p] = [c if c in known else next(it) for c in s.hands[p]]
-            s.doubts[p] = [(c, snd, op) if (op or snd == seat) else (next(it), snd, op)
-                           for c, snd, op in s.doubts[p]]
+            s.doubts = _replaced(s.doubts, p, [(c, snd, op) if (op or snd == seat)
+                                               else (next(it), snd, op)
+                                               for c, snd, op in s.doubts[p]])
         s.deck = [next(it) for _ in s.deck]
         s.dump = [next(it) for _ in s.dump]
         perms = consistent_role_deals(s, seat)
@@ -1036,9 +1047,14 @@ def _cast_is_legal(s: SuitTabooState, seat: int, a: Cast) -> bool:
     others = _OTHERS[s.n][seat]
     pool = [*s.hands[seat], *s.open]
     if a.mode == "suit":
+        if len(shots) != 1:
+            return False
         card, target = shots[0]
-        return (len(shots) == 1 and card in pool and pool[pool.index(card)].suit == cat.suit
-                and target in others)
+        try:
+            card = pool[pool.index(card)]
+        except ValueError:
+            return False
+        return card.suit == cat.suit and target in others
     if a.mode != "number":
         return False
     # the cards must be a combination of the pool's same-number cards, in their listed order
