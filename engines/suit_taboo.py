@@ -240,14 +240,15 @@ class SuitTabooState(SeededState):
         c.n, c.seed, c.rng_counter, c.options = self.n, self.seed, self.rng_counter, self.options
         c.round_no, c.dealer, c.wins = self.round_no, self.dealer, self.wins
         c.roles, c.out_roles = self.roles, self.out_roles
-        c.deck, c.dump, c.open = self.deck[:], self.dump[:], self.open[:]
-        c.hands = self.hands[:]
-        c.known = self.known[:]
+        # list.copy(), not [:]: slicing builds a slice object and costs about three times more
+        c.deck, c.dump, c.open = self.deck.copy(), self.dump.copy(), self.open.copy()
+        c.hands = self.hands.copy()
+        c.known = self.known.copy()
         c.catapult, c.shields, c.doubts = self.catapult, self.shields, self.doubts
         c.built, c.status = self.built, self.status
         c.current, c.turns = self.current, self.turns
         c.reshuffles, c.end_mode, c.phase = self.reshuffles, self.end_mode, self.phase
-        c.accusations, c.seen = self.accusations, self.seen[:]
+        c.accusations, c.seen = self.accusations, self.seen.copy()
         c.last_round, c.reason, c.winners = self.last_round, self.reason, self.winners
         c.cache = {}
         return c
@@ -262,7 +263,7 @@ class SuitTabooState(SeededState):
 def _replaced(items: list[T], index: int, value: T) -> list[T]:
     """A copy of `items` with `items[index] = value`: how the engine changes the lists that
     `clone` shares between states (they are never edited in place)."""
-    new = items[:]
+    new = items.copy()
     new[index] = value
     return new
 
@@ -364,14 +365,10 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
         if len(hand) < HAND_LIMIT and (s.deck or s.open):
             return True
         role = s.roles[seat]
-        if role.is_joker:
-            if hand:
-                return True
-        else:
-            own = role.suit
-            for c in hand:
-                if c.suit != own:
-                    return True
+        own = None if role.is_joker else role.suit
+        for c in hand:
+            if c.suit != own:
+                return True  # a card to build with
         cat = s.catapult[seat]
         if cat is not None:
             csuit, crank = cat.suit, cat.rank
@@ -547,8 +544,8 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
         if not ok:
             raise IllegalActionError("That move is not allowed right now.")
         s = state.clone()
-        s.hands[seat] = s.hands[seat][:]
-        s.known[seat] = s.known[seat][:]
+        s.hands[seat] = s.hands[seat].copy()
+        s.known[seat] = s.known[seat].copy()
         events: list[Event] = []
         if isinstance(action, Accuse):
             self._do_accuse(s, seat, action, events)
