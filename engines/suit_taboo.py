@@ -187,7 +187,9 @@ _NUMBER_CAST = _by_suit_rank(PLAY_CARDS,
 _ONLY = tuple(frozenset((seat,)) for seat in SEATS)
 # _OTHERS[n][seat]: the seats a player can shoot at, in seat order
 _OTHERS: dict[int, tuple[tuple[int, ...], ...]] = {
-    n: tuple(tuple(t for t in range(n) if t != seat) for seat in range(n)) for n in range(1, len(SEATS) + 1)}
+    n: tuple(tuple(t for t in range(n) if t != seat) for seat in range(n))
+    for n in range(1, len(SEATS) + 1)
+}
 
 
 # --------------------------------------------------------------------------- state
