@@ -605,19 +605,20 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
         parts, secret_parts, open_codes = [], [], []
         used_open = False
         for card, target in a.shots:
+            label = _label(card)
             from_open = card in s.open
             if from_open:
                 s.open.remove(card)
                 used_open = True
                 open_codes.append(_code(card))
-                parts.append(f"{_label(card)} (open) → {{P{target}}}")
+                parts.append(f"{label} (open) → {{P{target}}}")
             else:
                 self._remove_from_hand(s, seat, card)
                 parts.append(f"a hand card → {{P{target}}}")
                 _see(s, card, _bit(target))
-                events.append(Event("doubt_received", f"{{P{seat}}} cast {_label(card)} at you.",
+                events.append(Event("doubt_received", f"{{P{seat}}} cast {label} at you.",
                                     _ONLY[target], {"seat": seat, "card": _code(card)}))
-            secret_parts.append(f"{_label(card)} → {{P{target}}}")
+            secret_parts.append(f"{label} → {{P{target}}}")
             s.doubts = _replaced(s.doubts, target, [*s.doubts[target], (card, seat, from_open)])
         s.catapult = _replaced(s.catapult, seat, None)
         if len(open_codes) < len(a.shots) and s.known[seat]:
@@ -627,16 +628,18 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             s.known[seat] = [c for c in s.known[seat]
                              if not (c.rank == cat.rank if a.mode == "number"
                                      else c.suit == cat.suit)]
+        cat_label = _label(cat)
         if a.mode == "number":
             s.shields = _replaced(s.shields, seat, [*s.shields[seat], cat])
-            tail = f"The {_label(cat)} catapult becomes a shield."
+            tail = f"The {cat_label} catapult becomes a shield."
         else:
             s.dump.append(cat)
-            tail = f"The {_label(cat)} catapult goes to the dump."
+            tail = f"The {cat_label} catapult goes to the dump."
         how = "same number" if a.mode == "number" else "same suit"
         events.append(Event("cast_detail", f"You cast ({how}): {', '.join(secret_parts)}.",
-                            _ONLY[seat], {"seat": seat, "shots": [[_code(c), t] for c, t in a.shots]}))
-        events.append(Event("cast", f"{{P{seat}}} cast with the {_label(cat)} catapult ({how}): "
+                            _ONLY[seat], {"seat": seat,
+                                          "shots": [[_code(c), t] for c, t in a.shots]}))
+        events.append(Event("cast", f"{{P{seat}}} cast with the {cat_label} catapult ({how}): "
                             f"{'; '.join(parts)}. {tail}", None,
                             {"seat": seat, "mode": a.mode, "catapult": _code(cat),
                              "targets": [t for _, t in a.shots], "open_cards": open_codes}))
