@@ -11,7 +11,9 @@ first matching face-up cards in row order. That keeps actions unambiguous with t
 
 from __future__ import annotations
 
+import functools
 import json
+import operator
 import pathlib
 import random
 import re
@@ -57,6 +59,10 @@ _ALL_CARDS = {c.code: c for c in make_deck(jokers=1)}
 _CANON = {(c.rank, c.suit): c for c in _ALL_CARDS.values()}
 _LABEL_ID = {id(c): str(c) for c in _ALL_CARDS.values()}
 _CODE_ID = {id(c): c.code for c in _ALL_CARDS.values()}
+# One deck of the shared cards in make_deck's order (building 108 Card objects per game was
+# half the cost of new_game), and the Card order as a key (no Card.__lt__ call per comparison).
+_DECK = tuple(_CANON[(c.rank, c.suit)] for c in make_deck(jokers=2))
+_CARD_ORDER = operator.attrgetter("rank", "suit")
 
 
 def lab(card: Card) -> str:
@@ -68,8 +74,29 @@ def code(card: Card) -> str:
     return _CODE_ID.get(id(card)) or card.code
 
 
+def labels_of(cards: list[Card]) -> list[str]:
+    """[lab(c) for c in cards] in one call (a call per card is most of the cost)."""
+    return [_LABEL_ID.get(id(c)) or str(c) for c in cards]
+
+
+def codes_of(cards: list[Card]) -> list[str]:
+    """[code(c) for c in cards] in one call."""
+    return [_CODE_ID.get(id(c)) or c.code for c in cards]
+
+
 def value(card: Card) -> int:
     return VALUE[card.rank]
+
+
+def _holds(hand: list[Card], card: Card) -> bool:
+    """Whether `hand` holds this very card object (no Card.__eq__ call per held card).
+
+    A plain loop: any() over a generator costs about twice as much on this hot path.
+    """
+    for held in hand:  # noqa: SIM110
+        if held is card:
+            return True
+    return False
 
 
 def is_special(card: Card) -> bool:
@@ -146,6 +173,49 @@ _JACK = Jack()
 _JOKER = Joker()
 
 
+def _place_action(card: Card) -> Place:
+    """The shared Place action of a card (built once per card: see _PLACES)."""
+    place = _PLACES.get(id(card))
+    if place is None:
+        place = _PLACES[id(card)] = Place(card)
+    return place
+
+
+# --------------------------------------------------------------------------- shared events
+# Events are immutable and the common ones depend only on a seat and a card, so each distinct
+# one is built once: building the frozen Event dataclass cost more than the rest of a draw.
+_FOLLOW_USE = ": use it at once or place a hand card face up"
+_FOLLOW_EMPTY = ": place it or another hand card face up"
+
+
+# Keyed by rank and suit rather than by Card: hashing a Card runs Python code every time.
+@functools.cache
+def _drew_events(seat: int, rank: int, suit: str, follow: str) -> tuple[Event, Event]:
+    """The private "You drew ..." (`follow` says what comes next) and the public draw."""
+    card = _CANON.get((rank, suit)) or Card(rank, suit)
+    return (private(seat, "drew", f"You drew {lab(card)}{follow}.", seat=seat, card=code(card)),
+            public("draw", f"{{P{seat}}} draws a card.", seat=seat))
+
+
+@functools.cache
+def _place_event(seat: int, rank: int, suit: str) -> Event:
+    card = _CANON.get((rank, suit)) or Card(rank, suit)
+    return public("place", f"{{P{seat}}} places {lab(card)} face up.", seat=seat,
+                  card=code(card))
+
+
+@functools.cache
+def _joker_event(seat: int) -> Event:
+    return public("joker", f"{{P{seat}}} plays {lab(JOKER)}: everyone else draws a card.",
+                  seat=seat, card=code(JOKER))
+
+
+@functools.cache
+def _empty_row_event(seat: int) -> Event:
+    return public("empty_row", f"The row is empty: {{P{seat}}} must draw and place a card face "
+                  "up.", seat=seat)
+
+
 # --------------------------------------------------------------------------- state
 @dataclass(slots=True, eq=False)
 class TabooState(SeededState):
@@ -167,14 +237,27 @@ class TabooState(SeededState):
     finisher: int | None = None  # the seat that emptied its hand
     capped: bool = False
     shown: frozenset[str] = frozenset()  # labels of every card ever shown to everyone
-    cache: tuple | None = None  # (key, legal actions) of the current seat (never cloned)
 
     def clone(self) -> TabooState:
+        """A full copy (every list copied), for callers that edit the copy in place."""
         return TabooState(
             self.n, self.seed, self.rng_counter, self.options,
             [h[:] for h in self.hands], self.row[:], self.stock[:], self.discard[:],
             [p[:] for p in self.points], self.dealer, self.current, self.phase, self.drawn,
-            self.turns, self.reshuffles, self.finisher, self.capped, self.shown, None)
+            self.turns, self.reshuffles, self.finisher, self.capped, self.shown)
+
+    def successor(self) -> TabooState:
+        """The starting point of the state after a move, sharing this state's lists.
+
+        Copying every list (the stock alone holds up to 100 cards) was the largest cost of a
+        move. `apply` never changes a shared list in place: it builds a new list for every zone
+        a move changes (`hands` itself is copied here because every move changes a hand).
+        """
+        return TabooState(
+            self.n, self.seed, self.rng_counter, self.options,
+            self.hands[:], self.row, self.stock, self.discard,
+            self.points, self.dealer, self.current, self.phase, self.drawn,
+            self.turns, self.reshuffles, self.finisher, self.capped, self.shown)
 
     @property
     def over(self) -> bool:
@@ -214,15 +297,21 @@ def capture_options(counts: tuple[int, ...], v: int) -> tuple[_Option, ...]:
     since they add nothing to its sum. Memoized per row and value: the hot path of
     `legal_actions`.
     """
+    table = _row_options(counts)
+    opts = table[v]
+    if opts is None:
+        opts = table[v] = _compute_options(counts, v)
+    return opts
+
+
+def _row_options(counts: tuple[int, ...]) -> list[tuple[_Option, ...] | None]:
+    """The memo of one row's options by card value (None: not computed yet)."""
     table = _ROWS.get(counts)
     if table is None:
         if len(_ROWS) >= _ROWS_MAX:
             _ROWS.clear()
         table = _ROWS[counts] = [None] * 13
-    opts = table[v]
-    if opts is None:
-        opts = table[v] = _compute_options(counts, v)
-    return opts
+    return table
 
 
 def _compute_options(counts: tuple[int, ...], v: int) -> tuple[_Option, ...]:
@@ -274,21 +363,31 @@ def row_counts(row: list[Card]) -> tuple[int, ...]:
     return tuple(counts)
 
 
+class _Taken:
+    """Marks a row card already taken by a capture: equal to no value at all."""
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __eq__(self, other: object) -> bool:
+        return False
+
+
+_TAKEN = _Taken()
+
+
 def resolve_capture(row: list[Card], v: int, single: bool, group: tuple[int, ...]
                     ) -> tuple[list[int], list[int]]:
     """Row indices taken by a capture: the first matching cards in row order."""
-    used: set[int] = set()
-
-    def first(val: int) -> int:
-        for i, card in enumerate(row):
-            if i not in used and VALUE[card.rank] == val:
-                used.add(i)
-                return i
-        raise IllegalActionError("Those face-up cards are not in the row.")
-
-    single_idx = [first(v)] if single else []
-    group_idx = [first(val) for val in group]
-    return single_idx, group_idx
+    vals: list[object] = [VALUE[card.rank] for card in row]
+    taken: list[int] = []
+    for val in (v, *group) if single else group:
+        try:
+            i = vals.index(val)
+        except ValueError:
+            raise IllegalActionError("Those face-up cards are not in the row.") from None
+        vals[i] = _TAKEN  # each row card is taken once
+        taken.append(i)
+    return (taken[:1], taken[1:]) if single else ([], taken)
 
 
 def clearing_values(row_vals: list[int]) -> set[int]:
@@ -308,6 +407,20 @@ def clearing_values(row_vals: list[int]) -> set[int]:
 
 def vals_text(values: tuple[int, ...] | list[int]) -> str:
     return ",".join(str(x) for x in values)
+
+
+def take_text(v: int, single: bool, group: tuple[int, ...] | list[int]) -> str:
+    """"7 takes 7 + (3,4)" for a card of value `v` (see TabooEngine.capture_text)."""
+    parts = []
+    if single:
+        parts.append(str(v))
+    if group:
+        parts.append(f"({vals_text(group[::-1])})")  # low to high: "(3,4)"
+    return f"{v} takes {' + '.join(parts)}"
+
+
+# A listed capture's fields are hashable and its text depends on them only: build it once.
+_listed_take_text = functools.cache(take_text)
 
 
 _VALUE_WORDS = {"A": 1, "J": 0, "Q": 11, "K": 12, "JOKER": 0,
@@ -347,6 +460,70 @@ def _parse_take(text: str, v: int) -> tuple[bool, tuple[int, ...]]:
     return False, tuple(sorted(bare, reverse=True))
 
 
+# --------------------------------------------------------------------------- legality
+def _places(hand: list[Card]) -> tuple[Action, ...]:
+    """A Place for every distinct plain card (a jack or joker only from a hand holding nothing
+    else)."""
+    out: list[Action] = []
+    prev = None
+    for card in hand:  # sorted hand: duplicates are neighbours
+        rank = card.rank
+        if rank != JACK_RANK and rank != 0 and card is not prev:  # interned cards
+            out.append(_PLACES.get(id(card)) or _place_action(card))
+            prev = card
+    if not out:
+        for card in hand:
+            if card is not prev:
+                out.append(_PLACES.get(id(card)) or _place_action(card))
+            prev = card
+    return tuple(out)
+
+
+def _is_listed(state: TabooState, action: object) -> bool:
+    """Whether `action` is one of the very objects `legal_actions` lists for the seat to act.
+
+    Checked directly against the rules (listing every legal action again cost more than the
+    rest of a move): the engine hands out shared action objects, and those are what players
+    pick from. False sends `apply` to the general check, which also accepts equal actions
+    built elsewhere and refuses everything else.
+    """
+    phase = state.phase
+    if action is _DRAW:
+        return phase in (TURN, EMPTY)
+    hand = state.hands[state.current]
+    drawn = state.drawn
+    if action is _JACK or action is _JOKER:
+        rank = JACK_RANK if action is _JACK else 0
+        if phase == TURN:
+            return any(card.rank == rank for card in hand)
+        return phase == USE and drawn is not None and drawn.rank == rank
+    cls = type(action)
+    if cls is Place:
+        card = action.card  # type: ignore[attr-defined]
+        if phase not in (USE, PLACE) or _PLACES.get(id(card)) is not action:
+            return False
+        if not is_special(card):
+            return _holds(hand, card)
+        # a jack or joker may only be placed from a hand holding nothing else
+        return _holds(hand, card) and all(is_special(c) for c in hand)
+    if cls is Capture:
+        card = action.card  # type: ignore[attr-defined]
+        if phase == TURN:
+            if not _holds(hand, card):
+                return False
+        elif phase != USE or card is not drawn:
+            return False
+        if is_special(card):
+            return False
+        opts = capture_options(row_counts(state.row), VALUE[card.rank])
+        if opts:
+            for listed in captures_for(card, opts):
+                if listed is action:
+                    return True
+        return False
+    return False
+
+
 # --------------------------------------------------------------------------- the engine
 class TabooEngine(Engine[TabooState, Action]):
     name = "taboo"
@@ -366,7 +543,7 @@ class TabooEngine(Engine[TabooState, Action]):
                            points=[[] for _ in range(n_players)], dealer=0, current=0,
                            phase=TURN)
         rng = state.next_rng()
-        deck = [_CANON[(c.rank, c.suit)] for c in make_deck(jokers=2, decks=decks)]
+        deck = list(_DECK * decks)  # make_deck(jokers=2, decks=decks), as shared cards
         rng.shuffle(deck)
         state.dealer = rng.randrange(n_players)
         state.stock = deck
@@ -375,7 +552,7 @@ class TabooEngine(Engine[TabooState, Action]):
                 seat = (state.dealer + 1 + k) % n_players
                 state.hands[seat].append(state.stock.pop())
         for hand in state.hands:
-            hand.sort()
+            hand.sort(key=_CARD_ORDER)
         # Turn up four cards; a jack or joker goes back somewhere below the top of the stock.
         tries = 0
         while len(state.row) < ROW_SIZE:
@@ -402,25 +579,18 @@ class TabooEngine(Engine[TabooState, Action]):
         return _SEAT_SETS[state.current]
 
     def legal_actions(self, state: TabooState, seat: int) -> tuple[Action, ...]:
-        if state.phase == OVER or seat != state.current:
-            return ()
-        # The cache is checked against what legality depends on, so a state edited in place
-        # after a call (scripted test scenarios do that) never gets a stale list.
-        key = (state.phase, seat, state.drawn, tuple(state.hands[seat]), tuple(state.row))
-        cache = state.cache
-        if cache is None or cache[0] != key:
-            cache = state.cache = (key, self._legal(state))
-        return cache[1]
-
-    def _legal(self, state: TabooState) -> tuple[Action, ...]:
-        hand = state.hands[state.current]
         phase = state.phase
+        if phase == OVER or seat != state.current:
+            return ()
+        hand = state.hands[seat]
         if phase == EMPTY:
             return (_DRAW,)
         if phase == PLACE:
-            return self._places(hand)
-        out: list[Action] = []
+            return _places(hand)
+        # TURN or USE: captures come from the memo of this row's options by card value
         counts = row_counts(state.row)
+        table = _ROWS.get(counts) or _row_options(counts)
+        out: list[Action] = []
         if phase == TURN:
             has_jack = has_joker = False
             prev = None
@@ -431,9 +601,13 @@ class TabooEngine(Engine[TabooState, Action]):
                 elif rank == 0:
                     has_joker = True
                 elif card is not prev:  # interned cards: equal means identical
-                    opts = capture_options(counts, VALUE[rank])
+                    v = VALUE[rank]
+                    opts = table[v]
+                    if opts is None:
+                        opts = table[v] = _compute_options(counts, v)
                     if opts:
-                        out.extend(captures_for(card, opts))
+                        out.extend(_CAPTURES.get((id(card), id(opts)))
+                                   or captures_for(card, opts))
                 prev = card
             if has_jack:
                 out.append(_JACK)
@@ -450,21 +624,7 @@ class TabooEngine(Engine[TabooState, Action]):
                 out.append(_JOKER)
             else:
                 out.extend(captures_for(drawn, capture_options(counts, VALUE[drawn.rank])))
-        out.extend(self._places(hand))
-        return tuple(out)
-
-    @staticmethod
-    def _places(hand: list[Card]) -> tuple[Action, ...]:
-        plain = [c for c in hand if c.rank != JACK_RANK and c.rank != 0]
-        out: list[Action] = []
-        prev = None
-        for card in plain or hand:  # sorted hand: duplicates are neighbours
-            if card is not prev:  # interned cards: equal means identical
-                place = _PLACES.get(id(card))
-                if place is None:
-                    place = _PLACES[id(card)] = Place(card)
-                out.append(place)
-            prev = card
+        out.extend(_places(hand))
         return tuple(out)
 
     # ---- applying moves -----------------------------------------------------------------
@@ -473,26 +633,9 @@ class TabooEngine(Engine[TabooState, Action]):
             raise GameOverError("The game is over.")
         if seat != state.current:
             raise NotYourTurnError("It is not your turn.")
-        legal = self.legal_actions(state, seat)
-        for known in legal:  # the common case: the very object from the list
-            if known is action:
-                break
-        else:
-            if isinstance(action, Capture):
-                # a group written in any order (or as a list) names the same face-up values
-                try:
-                    group = tuple(sorted(action.group, reverse=True))
-                except TypeError:
-                    raise IllegalActionError("That move is not allowed right now.") from None
-                if group != action.group:
-                    action = Capture(action.card, action.single, group)
-            try:
-                # an equal action built elsewhere (e.g. from a parsed card): use the listed
-                # object, so only the engine's shared card objects ever enter the state
-                action = legal[legal.index(action)]
-            except Exception:  # not listed, or a garbage object with a broken __eq__
-                raise IllegalActionError("That move is not allowed right now.") from None
-        s = state.clone()
+        if not _is_listed(state, action):
+            action = self._listed_equal(state, seat, action)
+        s = state.successor()
         events: list[Event] = []
         kind = action.kind
         if kind == "capture":
@@ -503,78 +646,104 @@ class TabooEngine(Engine[TabooState, Action]):
             self._joker(s, seat, events)
         elif kind == "draw":
             self._draw_step(s, seat, events)
-            self._restock(s, events)
-            return Step(s, tuple(events))
         else:
             self._place(s, seat, action.card, events)  # type: ignore[union-attr]
-        self._end_turn(s, seat, events)
-        self._restock(s, events)
+        if kind != "draw":
+            self._end_turn(s, seat, events)
+        if not s.stock:
+            self._restock(s, events)
         return Step(s, tuple(events))
 
-    def _take_from_hand(self, s: TabooState, seat: int, card: Card) -> None:
+    def _listed_equal(self, state: TabooState, seat: int, action: object) -> Action:
+        """The listed action equal to `action` (e.g. built from a parsed card), so only the
+        engine's shared card objects ever enter the state; IllegalActionError if none is."""
+        legal = self.legal_actions(state, seat)
+        for known in legal:  # the very object, when the direct check was not conclusive
+            if known is action:
+                return known
+        if isinstance(action, Capture):
+            # a group written in any order (or as a list) names the same face-up values
+            try:
+                group = tuple(sorted(action.group, reverse=True))
+            except TypeError:
+                raise IllegalActionError("That move is not allowed right now.") from None
+            if group != action.group:
+                action = Capture(action.card, action.single, group)
+        try:
+            return legal[legal.index(action)]  # type: ignore[arg-type]
+        except Exception:  # not listed, or a garbage object with a broken __eq__
+            raise IllegalActionError("That move is not allowed right now.") from None
+
+    @staticmethod
+    def _take_from_hand(s: TabooState, seat: int, card: Card) -> None:
         hand = s.hands[seat]
         for i, held in enumerate(hand):  # identity first: no dataclass __eq__ in the hot path
             if held is card:
-                del hand[i]
+                s.hands[seat] = [*hand[:i], *hand[i + 1:]]
                 return
+        hand = hand[:]
         hand.remove(card)
+        s.hands[seat] = hand
 
-    def _show(self, s: TabooState, cards: list[Card]) -> None:
-        shown = s.shown
-        if len(shown) >= len(_LABEL_ID):
-            return
-        labels = {lab(c) for c in cards}
-        if not labels <= shown:
-            s.shown = shown | labels
+    @staticmethod
+    def _show(s: TabooState, labels: list[str]) -> None:
+        """Remember card labels as shown to everyone."""
+        if not s.shown.issuperset(labels):
+            s.shown = s.shown.union(labels)
 
     def _capture(self, s: TabooState, seat: int, action: Capture, events: list[Event]) -> None:
-        v = VALUE[action.card.rank]
-        single_idx, group_idx = resolve_capture(s.row, v, action.single, action.group)
-        taken_idx = set(single_idx) | set(group_idx)
-        single_cards = [s.row[i] for i in single_idx]
-        group_cards = [s.row[i] for i in reversed(group_idx)]  # shown low to high
-        self._take_from_hand(s, seat, action.card)
-        s.row = [c for i, c in enumerate(s.row) if i not in taken_idx]
-        pile = [action.card, *single_cards, *group_cards]
-        self._show(s, pile)
-        text = self.capture_text(action)
-        labels = " + ".join(
-            part for part in (
-                " ".join(lab(c) for c in single_cards),
-                f"({','.join(lab(c) for c in group_cards)})" if group_cards else "",
-            ) if part)
+        card = action.card
+        row = s.row
+        v = VALUE[card.rank]
+        single_idx, group_idx = resolve_capture(row, v, action.single, action.group)
+        self._take_from_hand(s, seat, card)
+        taken_idx = {*single_idx, *group_idx}
+        s.row = [c for i, c in enumerate(row) if i not in taken_idx]
+        pile = [card]  # the played card, the single, then the group low to high
+        for i in single_idx:
+            pile.append(row[i])
+        for i in reversed(group_idx):
+            pile.append(row[i])
+        names = labels_of(pile)
+        self._show(s, names)
+        pile_codes = codes_of(pile)
+        text = _listed_take_text(v, action.single, action.group)
+        parts = names[1:1 + len(single_idx)]
+        if group_idx:
+            parts.append(f"({','.join(names[1 + len(single_idx):])})")
+        labels = " + ".join(parts)
         if not s.row:
-            s.points[seat].extend(pile)
-            gained = sum(VALUE[c.rank] for c in pile)
-            events.append(public(
-                "capture", f"{{P{seat}}} plays {lab(action.card)}: {text} ({labels}) and clears "
-                f"the row: +{gained} points.", seat=seat, card=code(action.card),
-                taken=[code(c) for c in pile[1:]], cleared=True, points=gained))
+            points = s.points[:]
+            points[seat] = [*points[seat], *pile]
+            s.points = points
+            gained = v + sum(action.group) + (v if action.single else 0)  # the pile's values
+            events.append(Event("capture", f"{{P{seat}}} plays {names[0]}: {text} ({labels}) "
+                                f"and clears the row: +{gained} points.", None,
+                                {"seat": seat, "card": pile_codes[0], "taken": pile_codes[1:],
+                                 "cleared": True, "points": gained}))
         else:
-            s.discard.extend(pile)
-            events.append(public(
-                "capture", f"{{P{seat}}} plays {lab(action.card)}: {text} ({labels}); the cards go "
-                "to the discard pile.", seat=seat, card=code(action.card),
-                taken=[code(c) for c in pile[1:]], cleared=False, points=0))
+            s.discard = [*s.discard, *pile]
+            events.append(Event("capture", f"{{P{seat}}} plays {names[0]}: {text} ({labels}); "
+                                "the cards go to the discard pile.", None,
+                                {"seat": seat, "card": pile_codes[0], "taken": pile_codes[1:],
+                                 "cleared": False, "points": 0}))
 
     def _jack(self, s: TabooState, seat: int, events: list[Event]) -> None:
         jack = s.drawn if s.phase == USE and s.drawn is not None else next(
             c for c in s.hands[seat] if c.rank == JACK_RANK)
         self._take_from_hand(s, seat, jack)
         swept = s.row
-        s.discard.extend(swept)
-        s.discard.append(jack)
+        s.discard = [*s.discard, *swept, jack]
         s.row = []
-        self._show(s, [jack])
+        self._show(s, [lab(jack)])
         events.append(public("jack", f"{{P{seat}}} plays {lab(jack)}: the row ({len(swept)} cards) "
                              "goes to the discard pile.", seat=seat, card=code(jack),
-                             swept=[code(c) for c in swept]))
+                             swept=codes_of(swept)))
 
     def _joker(self, s: TabooState, seat: int, events: list[Event]) -> None:
         self._take_from_hand(s, seat, JOKER)
-        self._show(s, [JOKER])
-        events.append(public("joker", f"{{P{seat}}} plays {lab(JOKER)}: everyone else draws a card.",
-                             seat=seat, card=code(JOKER)))
+        self._show(s, [lab(JOKER)])
+        events.append(_joker_event(seat))
         for k in range(1, s.n):
             other = (seat + k) % s.n
             card = self._draw(s, events)
@@ -583,11 +752,9 @@ class TabooEngine(Engine[TabooState, Action]):
                                      seat=other))
                 continue
             self._add_to_hand(s, other, card)
-            events.append(private(other, "drew", f"You drew {lab(card)}.", seat=other,
-                                  card=code(card)))
-            events.append(public("draw", f"{{P{other}}} draws a card.", seat=other))
+            events.extend(_drew_events(other, card.rank, card.suit, ""))
         # Discarded after the draws (the ruling's order), so a reshuffle never hands it back.
-        s.discard.append(JOKER)
+        s.discard = [*s.discard, JOKER]
 
     def _draw(self, s: TabooState, events: list[Event]) -> Card | None:
         """Top card of the stock, reshuffling the discard pile into a new stock if needed."""
@@ -595,15 +762,18 @@ class TabooEngine(Engine[TabooState, Action]):
             if not s.discard:
                 return None
             self._reshuffle(s, events)
-        return s.stock.pop()
+        card = s.stock[-1]
+        s.stock = s.stock[:-1]
+        return card
 
     def _reshuffle(self, s: TabooState, events: list[Event]) -> None:
-        s.stock = s.discard
+        stock = s.discard[:]  # the discard list may be shared with the previous state
         s.discard = []
-        s.next_rng().shuffle(s.stock)
+        s.next_rng().shuffle(stock)
+        s.stock = stock
         s.reshuffles += 1
-        events.append(public("reshuffle", f"The discard pile ({len(s.stock)} cards) is "
-                             "shuffled into a new stock.", size=len(s.stock)))
+        events.append(public("reshuffle", f"The discard pile ({len(stock)} cards) is "
+                             "shuffled into a new stock.", size=len(stock)))
 
     def _restock(self, s: TabooState, events: list[Event]) -> None:
         """Seed 9: once the stock is used up, the discard pile is shuffled into a new stock
@@ -613,11 +783,16 @@ class TabooEngine(Engine[TabooState, Action]):
 
     @staticmethod
     def _add_to_hand(s: TabooState, seat: int, card: Card) -> None:
+        """Insert `card` after the equal and lower cards (the hand stays sorted)."""
         hand = s.hands[seat]
+        rank, suit = card.rank, card.suit  # Card order, without a Card.__lt__ call per card
         i = len(hand)
-        while i > 0 and card < hand[i - 1]:
+        while i > 0:
+            held = hand[i - 1]
+            if rank > held.rank or (rank == held.rank and suit >= held.suit):
+                break
             i -= 1
-        hand.insert(i, card)
+        s.hands[seat] = [*hand[:i], card, *hand[i:]]
 
     def _draw_step(self, s: TabooState, seat: int, events: list[Event]) -> None:
         card = self._draw(s, events)
@@ -631,18 +806,14 @@ class TabooEngine(Engine[TabooState, Action]):
         self._add_to_hand(s, seat, card)
         s.drawn = card
         s.phase = PLACE if empty else USE
-        follow = ("place it or another hand card face up" if empty
-                  else "use it at once or place a hand card face up")
-        events.append(private(seat, "drew", f"You drew {lab(card)}: {follow}.", seat=seat,
-                              card=code(card)))
-        events.append(public("draw", f"{{P{seat}}} draws a card.", seat=seat))
+        events.extend(_drew_events(seat, card.rank, card.suit,
+                                   _FOLLOW_EMPTY if empty else _FOLLOW_USE))
 
     def _place(self, s: TabooState, seat: int, card: Card, events: list[Event]) -> None:
         self._take_from_hand(s, seat, card)
-        s.row.append(card)
-        self._show(s, [card])
-        events.append(public("place", f"{{P{seat}}} places {lab(card)} face up.", seat=seat,
-                             card=code(card)))
+        s.row = [*s.row, card]
+        self._show(s, [lab(card)])
+        events.append(_place_event(seat, card.rank, card.suit))
 
     def _end_turn(self, s: TabooState, seat: int, events: list[Event]) -> None:
         s.drawn = None
@@ -658,13 +829,12 @@ class TabooEngine(Engine[TabooState, Action]):
         s.current = (seat + 1) % s.n
         s.phase = TURN if s.row else EMPTY
         if not s.row:
-            events.append(public("empty_row", f"The row is empty: {{P{s.current}}} must draw "
-                                 "and place a card face up.", seat=s.current))
+            events.append(_empty_row_event(s.current))
 
     def _finish(self, s: TabooState, events: list[Event], reason: str) -> None:
         s.phase = OVER
         for hand in s.hands:
-            self._show(s, hand)
+            self._show(s, labels_of(hand))
         result = self.outcome(s)
         assert result is not None
         lines = ", ".join(f"{{P{k}}} {result.scores[k]:g}" for k in range(s.n))
@@ -696,13 +866,7 @@ class TabooEngine(Engine[TabooState, Action]):
     @staticmethod
     def capture_text(action: Capture) -> str:
         """"7 takes 7 + (3,4)": the style of the /taboo play command."""
-        v = VALUE[action.card.rank]
-        parts = []
-        if action.single:
-            parts.append(str(v))
-        if action.group:
-            parts.append(f"({vals_text(action.group[::-1])})")  # low to high: "(3,4)"
-        return f"{v} takes {' + '.join(parts)}"
+        return take_text(VALUE[action.card.rank], action.single, action.group)
 
     def describe(self, state: TabooState, action: Action) -> str:
         kind = getattr(action, "kind", None)
