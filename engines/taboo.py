@@ -252,12 +252,29 @@ class TabooState(SeededState):
         Copying every list (the stock alone holds up to 100 cards) was the largest cost of a
         move. `apply` never changes a shared list in place: it builds a new list for every zone
         a move changes (`hands` itself is copied here because every move changes a hand).
+        Bypasses the dataclass __init__, which costs more than the copy itself; every field is
+        set here.
         """
-        return TabooState(
-            self.n, self.seed, self.rng_counter, self.options,
-            self.hands[:], self.row, self.stock, self.discard,
-            self.points, self.dealer, self.current, self.phase, self.drawn,
-            self.turns, self.reshuffles, self.finisher, self.capped, self.shown)
+        s = object.__new__(TabooState)
+        s.n = self.n
+        s.seed = self.seed
+        s.rng_counter = self.rng_counter
+        s.options = self.options
+        s.hands = self.hands[:]
+        s.row = self.row
+        s.stock = self.stock
+        s.discard = self.discard
+        s.points = self.points
+        s.dealer = self.dealer
+        s.current = self.current
+        s.phase = self.phase
+        s.drawn = self.drawn
+        s.turns = self.turns
+        s.reshuffles = self.reshuffles
+        s.finisher = self.finisher
+        s.capped = self.capped
+        s.shown = self.shown
+        return s
 
     @property
     def over(self) -> bool:
@@ -361,6 +378,31 @@ def row_counts(row: list[Card]) -> tuple[int, ...]:
     for card in row:
         counts[VALUE[card.rank]] += 1
     return tuple(counts)
+
+
+# The same option tables, found by the row's ranks in row order: that key costs less to build
+# than the counts by value, and legal_actions needs it for every state.
+_RANK_ROWS: dict[tuple[int, ...], list[tuple[_Option, ...] | None]] = {}
+
+
+def row_table(row: list[Card]) -> list[tuple[_Option, ...] | None]:
+    """The memo of this row's capture options by card value (see capture_options)."""
+    ranks = tuple([card.rank for card in row])
+    table = _RANK_ROWS.get(ranks)
+    if table is None:
+        if len(_RANK_ROWS) >= _ROWS_MAX:
+            _RANK_ROWS.clear()
+        table = _RANK_ROWS[ranks] = _row_options(row_counts(row))
+    return table
+
+
+def row_options(row: list[Card], v: int) -> tuple[_Option, ...]:
+    """capture_options for the cards of `row`."""
+    table = row_table(row)
+    opts = table[v]
+    if opts is None:
+        opts = table[v] = _compute_options(row_counts(row), v)
+    return opts
 
 
 class _Taken:
@@ -515,7 +557,7 @@ def _is_listed(state: TabooState, action: object) -> bool:
             return False
         if is_special(card):
             return False
-        opts = capture_options(row_counts(state.row), VALUE[card.rank])
+        opts = row_options(state.row, VALUE[card.rank])
         if opts:
             for listed in captures_for(card, opts):
                 if listed is action:
@@ -588,8 +630,8 @@ class TabooEngine(Engine[TabooState, Action]):
         if phase == PLACE:
             return _places(hand)
         # TURN or USE: captures come from the memo of this row's options by card value
-        counts = row_counts(state.row)
-        table = _ROWS.get(counts) or _row_options(counts)
+        row = state.row
+        table = row_table(row)
         out: list[Action] = []
         if phase == TURN:
             has_jack = has_joker = False
@@ -604,7 +646,7 @@ class TabooEngine(Engine[TabooState, Action]):
                     v = VALUE[rank]
                     opts = table[v]
                     if opts is None:
-                        opts = table[v] = _compute_options(counts, v)
+                        opts = table[v] = _compute_options(row_counts(row), v)
                     if opts:
                         out.extend(_CAPTURES.get((id(card), id(opts)))
                                    or captures_for(card, opts))
@@ -623,7 +665,7 @@ class TabooEngine(Engine[TabooState, Action]):
             elif drawn.rank == 0:
                 out.append(_JOKER)
             else:
-                out.extend(captures_for(drawn, capture_options(counts, VALUE[drawn.rank])))
+                out.extend(captures_for(drawn, row_options(row, VALUE[drawn.rank])))
         out.extend(_places(hand))
         return tuple(out)
 
@@ -677,12 +719,13 @@ class TabooEngine(Engine[TabooState, Action]):
     @staticmethod
     def _take_from_hand(s: TabooState, seat: int, card: Card) -> None:
         hand = s.hands[seat]
+        hand = hand[:]
         for i, held in enumerate(hand):  # identity first: no dataclass __eq__ in the hot path
             if held is card:
-                s.hands[seat] = [*hand[:i], *hand[i + 1:]]
-                return
-        hand = hand[:]
-        hand.remove(card)
+                del hand[i]
+                break
+        else:
+            hand.remove(card)
         s.hands[seat] = hand
 
     @staticmethod
@@ -792,7 +835,9 @@ class TabooEngine(Engine[TabooState, Action]):
             if rank > held.rank or (rank == held.rank and suit >= held.suit):
                 break
             i -= 1
-        s.hands[seat] = [*hand[:i], card, *hand[i:]]
+        hand = hand[:]
+        hand.insert(i, card)
+        s.hands[seat] = hand
 
     def _draw_step(self, s: TabooState, seat: int, events: list[Event]) -> None:
         card = self._draw(s, events)
