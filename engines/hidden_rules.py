@@ -69,6 +69,9 @@ VALUES = {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 10: 10, 11: 0, 1
 DECK: tuple[Card, ...] = tuple(make_deck())
 CARD_BIT = {c: 1 << (SUITS.index(c.suit) * 13 + c.rank - 1) for c in DECK}
 CARD_STR = {c: str(c) for c in DECK}  # rendering is hot in events and views
+# RuleCard.label formats its text on every call; event texts use these instead.
+TRIGGER_LABELS = {t: card.label for t, card in TRIGGERS.items()}
+ACTION_LABELS = {a: card.label for a, card in ACTIONS.items()}
 
 
 # --------------------------------------------------------------------------- options
@@ -153,8 +156,6 @@ class TimeOut:
 
 Action = Keep | Play | StartTrick | Enforce | Pass | Accept | Challenge | TimeOut
 _PASS, _ACCEPT, _CHALLENGE, _START, _TIMEOUT = Pass(), Accept(), Challenge(), StartTrick(), TimeOut()
-_PLAYS: dict[Card, tuple[Play, ...]] = {
-    c: ((Play(c, 1), Play(c, 11)) if c.rank == 1 else (Play(c),)) for c in DECK}
 _ENFORCES = tuple(Enforce(h) for h in range(8))
 # to_act answers with one of these (bit p of the index set = seat p acts) instead of building
 # a new frozenset on every call; larger masks (more seats than any game has) are built as needed.
@@ -166,6 +167,21 @@ def _seat_set(mask: int) -> frozenset[int]:
     if mask < len(_SEAT_SETS):
         return _SEAT_SETS[mask]
     return frozenset(p for p in range(mask.bit_length()) if mask >> p & 1)
+
+
+class _CardFacts(NamedTuple):
+    bit: int  # CARD_BIT
+    label: str  # CARD_STR
+    plays: tuple[Play, ...]  # how it may be played (an ace: as 1 or as 11)
+
+
+# What the hot paths (listing plays, playing, event texts) need about a card, found by
+# (rank, suit): hashing that pair is C code, while hashing a Card (and comparing it on a hash
+# match) calls its dataclass's Python __hash__ and __eq__, which doubled these lookups.
+_FACTS: dict[tuple[int, str], _CardFacts] = {
+    (c.rank, c.suit): _CardFacts(CARD_BIT[c], CARD_STR[c],
+                                 (Play(c, 1), Play(c, 11)) if c.rank == 1 else (Play(c),))
+    for c in DECK}
 
 
 # --------------------------------------------------------------------------- state
@@ -243,14 +259,12 @@ class HiddenRulesState:
     def clone(self) -> HiddenRulesState:
         """A copy owning all of its lists (for code that edits a state in place, such as
         `determinize`)."""
-        return HiddenRulesState(
-            self.n, self.options, self.seed, self.rng_counter, self.phase, self.dealer,
-            self.hand_size, self.scores[:], [h[:] for h in self.hands], self.deck[:],
-            self.pile[:], self.dealt_t[:], self.dealt_a[:], self.rule_t[:], self.rule_a[:],
-            self.revealed[:], self.trick[:], self.total, self.starter, self.to_play,
-            self.trick_over, self.taker, self.last, self.waived, self.pending, self.history,
-            self.named_animals, self.named_characters, self.shown, self.turns, self.tricks,
-            self.winners, self.end_reason, self.known_in_hand)
+        c = self.shallow_copy()
+        c.scores, c.hands, c.deck = self.scores[:], [h[:] for h in self.hands], self.deck[:]
+        c.pile, c.dealt_t, c.dealt_a = self.pile[:], self.dealt_t[:], self.dealt_a[:]
+        c.rule_t, c.rule_a, c.revealed = self.rule_t[:], self.rule_a[:], self.revealed[:]
+        c.trick = self.trick[:]
+        return c
 
     def shallow_copy(self) -> HiddenRulesState:
         """A copy sharing every list with this state: what `apply` starts from.
@@ -261,14 +275,24 @@ class HiddenRulesState:
         changed copy (`s.scores = s.scores[:]`, ...), never editing a list in place, and
         `history` is replaced on every new record. Code that edits a state by hand should
         do the same, or start from `clone()`.
+
+        The copy is filled field by field on a bare instance: going through the
+        34-argument __init__ cost twice as much.
         """
-        return HiddenRulesState(
-            self.n, self.options, self.seed, self.rng_counter, self.phase, self.dealer,
-            self.hand_size, self.scores, self.hands, self.deck, self.pile, self.dealt_t,
-            self.dealt_a, self.rule_t, self.rule_a, self.revealed, self.trick, self.total,
-            self.starter, self.to_play, self.trick_over, self.taker, self.last, self.waived,
-            self.pending, self.history, self.named_animals, self.named_characters, self.shown,
-            self.turns, self.tricks, self.winners, self.end_reason, self.known_in_hand)
+        c = object.__new__(HiddenRulesState)
+        c.n, c.options, c.seed, c.rng_counter = self.n, self.options, self.seed, self.rng_counter
+        c.phase, c.dealer, c.hand_size = self.phase, self.dealer, self.hand_size
+        c.scores, c.hands, c.deck, c.pile = self.scores, self.hands, self.deck, self.pile
+        c.dealt_t, c.dealt_a, c.rule_t, c.rule_a = (self.dealt_t, self.dealt_a, self.rule_t,
+                                                    self.rule_a)
+        c.revealed, c.trick, c.total, c.starter = (self.revealed, self.trick, self.total,
+                                                   self.starter)
+        c.to_play, c.trick_over, c.taker = self.to_play, self.trick_over, self.taker
+        c.last, c.waived, c.pending, c.history = self.last, self.waived, self.pending, self.history
+        c.named_animals, c.named_characters = self.named_animals, self.named_characters
+        c.shown, c.turns, c.tricks, c.winners = self.shown, self.turns, self.tricks, self.winners
+        c.end_reason, c.known_in_hand = self.end_reason, self.known_in_hand
+        return c
 
     # ---- small queries used by the engine and the AI
     def next_starter(self) -> int:
@@ -299,6 +323,11 @@ def card_value(card: Card, ace_as: int = 0) -> int:
 
 def _rule_json(card: RuleCard) -> dict:
     return {"id": card.id, "text": card.text, "label": card.label}
+
+
+def _label(card: Card) -> str:
+    """CARD_STR[card], looked up by (rank, suit) (see _FACTS)."""
+    return _FACTS[card.rank, card.suit].label
 
 
 def _say_suffix(say: str) -> str:
@@ -346,9 +375,10 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         if phase == "play":
             base = state.to_play if state.to_play >= 0 else state.next_starter()
             if state.last is None:
-                return _seat_set(1 << base)
-            everyone = (1 << state.n) - 1
-            return _seat_set(everyone & (~state.waived | 1 << base))
+                mask = 1 << base
+            else:  # and everyone who has not yet enforced or passed on the last play
+                mask = ((1 << state.n) - 1) & (~state.waived | 1 << base)
+            return _SEAT_SETS[mask] if mask < len(_SEAT_SETS) else _seat_set(mask)
         if phase == "pending":
             assert state.last is not None
             return _seat_set(1 << state.last.seat)
@@ -372,7 +402,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         if phase == "play":
             acts: list[Action]
             if seat == state.to_play:
-                acts = [play for card in state.hands[seat] for play in _PLAYS[card]]
+                acts = [play for card in state.hands[seat]
+                        for play in _FACTS[card.rank, card.suit].plays]
             elif state.to_play < 0 and seat == state.next_starter():
                 acts = [_START]
             else:
@@ -403,7 +434,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
                 raise NotYourTurnError("It is not your turn.")
             if not self._legal_in_play(state, seat, action):
                 raise IllegalActionError("That move is not allowed right now.")
-        elif state.phase == "pending" and (kind is Accept or kind is Challenge) and type(seat) is int:
+        elif (state.phase == "pending" and (kind is Accept or kind is Challenge)
+              and type(seat) is int):
             # Validated directly: the accused (the only seat to act) may always accept or
             # challenge, so being that seat is the whole check; listing both moves and
             # comparing dataclasses made this a quarter of the move.
@@ -490,8 +522,9 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
                           s.named_animals, s.named_characters)
         s.trick = [*s.trick, (seat, card, value, say)]
         s.total = total
-        s.shown |= CARD_BIT[card]
-        s.known_in_hand &= ~CARD_BIT[card]
+        facts = _FACTS[card.rank, card.suit]
+        s.shown |= facts.bit
+        s.known_in_hand &= ~facts.bit
         s.turns += 1
         if say:
             animals, chars = ANIMALS.found(say), CHARACTERS.found(say)
@@ -500,7 +533,7 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             if chars:
                 s.named_characters = s.named_characters | chars
         s.last, s.waived = LastPlay(seat, index, ctx), 1 << seat
-        label = CARD_STR[card]
+        label = facts.label
         shown = f"{label} as {value}" if card.rank == 1 else label
         events.append(Event("play", f"{{P{seat}}} plays {shown} (total {total}){_say_suffix(say)}",
                             None, {"seat": seat, "card": label, "value": value, "total": total,
@@ -526,7 +559,7 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             text = f"Exactly 21: {{P{taker}}} will take the trick when starting the next one."
         else:
             text = (f"Over 21: {{P{taker}}} will take the trick when starting the next one.")
-        events.append(public("trick_end", text, taker=taker, total=s.total))
+        events.append(Event("trick_end", text, None, {"taker": taker, "total": s.total}))
 
     def _referee(self, s: HiddenRulesState, events: list[Event]) -> None:
         assert s.last is not None
@@ -568,10 +601,10 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         s.phase = "pending"
         accused = s.last.seat
         whose = "their own rule" if action.holder == seat else f"{{P{action.holder}}}'s rule"
-        events.append(public(
+        events.append(Event(
             "enforce", f"{{P{seat}}} enforces {whose} against {{P{accused}}}'s "
-            f"{s.last.ctx.card}: “{hint}” — {{P{accused}}} may accept or challenge.",
-            enforcer=seat, holder=action.holder, accused=accused, hint=hint))
+            f"{_label(s.last.ctx.card)}: “{hint}” — {{P{accused}}} may accept or challenge.",
+            None, {"enforcer": seat, "holder": action.holder, "accused": accused, "hint": hint}))
 
     def _pass(self, s: HiddenRulesState, seat: int, action: Pass, events: list[Event]) -> None:
         s.waived |= 1 << seat
@@ -580,16 +613,11 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         events.append(Event("pass", f"{{P{seat}}} lets the play stand.", frozenset(),
                             {"seat": seat}))
 
-    def _accept(self, s: HiddenRulesState, seat: int, action: Accept,
-                events: list[Event]) -> None:
-        self._resolve(s, challenged=False, events=events)
-
-    def _challenge(self, s: HiddenRulesState, seat: int, action: Challenge,
-                   events: list[Event]) -> None:
-        self._resolve(s, challenged=True, events=events)
-
-    def _resolve(self, s: HiddenRulesState, challenged: bool, events: list[Event]) -> None:
+    def _resolve(self, s: HiddenRulesState, seat: int, action: Accept | Challenge,
+                 events: list[Event]) -> None:
+        """The accused accepts or challenges the pending enforcement."""
         assert s.last is not None and s.pending is not None
+        challenged = isinstance(action, Challenge)
         enforcer, holder, hint = s.pending
         ctx, accused = s.last.ctx, s.last.seat
         s.pending, s.phase = None, "play"
@@ -597,14 +625,14 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             result = "accepted"
             self._undo(s)
             changes = self._change(s, {accused: -1})
-            text = (f"{{P{accused}}} accepts: {ctx.card} goes back to the hand, "
+            text = (f"{{P{accused}}} accepts: {_label(ctx.card)} goes back to the hand, "
                     f"{{P{accused}}} loses 1 point and the turn passes.")
         else:
             right = broken(s.rule_t[holder], s.rule_a[holder], ctx)
             self._reveal(s, accused, holder)
-            events.append(private(accused, "rule_revealed",
-                                  f"{{P{holder}}}'s rule: {self._rule_text(s, holder)}",
-                                  holder=holder, broken=right))
+            events.append(Event("rule_revealed",
+                                f"{{P{holder}}}'s rule: {self._rule_text(s, holder)}",
+                                _seat_set(1 << accused), {"holder": holder, "broken": right}))
             sign = 1 if right else -1
             deltas: dict[int, int] = {}
             for p, d in ((enforcer, sign), (accused, -sign)):
@@ -615,17 +643,17 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
                 result = "right"
                 deltas[accused] = deltas.get(accused, 0) - 1
                 self._undo(s)
-                text = (f"{{P{accused}}} challenges, and the rule was broken: {ctx.card} goes "
-                        f"back to the hand and the turn passes.")
+                text = (f"{{P{accused}}} challenges, and the rule was broken: "
+                        f"{_label(ctx.card)} goes back to the hand and the turn passes.")
             else:
                 result = "wrong"
                 text = f"{{P{accused}}} challenges, and the rule was not broken: the play stands."
             changes = self._change(s, deltas)
         text += " " + _changes_text(changes)
         s.history = [*s.history, Record(enforcer, holder, accused, hint, result, ctx, changes)]
-        events.append(public("accept" if not challenged else "challenge", text,
-                             enforcer=enforcer, holder=holder, accused=accused, result=result,
-                             changes=list(changes)))
+        events.append(Event("challenge" if challenged else "accept", text, None,
+                            {"enforcer": enforcer, "holder": holder, "accused": accused,
+                             "result": result, "changes": list(changes)}))
 
     def _undo(self, s: HiddenRulesState) -> None:
         """Take the last play back: card to its hand, total and any trick end undone."""
@@ -633,8 +661,9 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         last = s.last
         s.hands = s.hands[:]
         hand = s.hands[last.seat] = s.hands[last.seat][:]
-        hand.insert(last.index, last.ctx.card)
-        s.known_in_hand |= CARD_BIT[last.ctx.card]
+        card = last.ctx.card
+        hand.insert(last.index, card)
+        s.known_in_hand |= _FACTS[card.rank, card.suit].bit
         s.trick = s.trick[:-1]
         s.total = last.ctx.prev_total
         s.trick_over, s.taker = False, -1
@@ -730,12 +759,12 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
     # How apply carries out each kind of action (a subclass is found with isinstance, in
     # this order, as the isinstance chain this replaced did).
     _HANDLERS: ClassVar[dict[type, Callable[..., None]]] = {
-        Play: _play, Enforce: _enforce, Pass: _pass, Accept: _accept, Challenge: _challenge,
+        Play: _play, Enforce: _enforce, Pass: _pass, Accept: _resolve, Challenge: _resolve,
         StartTrick: _collect, TimeOut: _timeout, Keep: _keep}
 
     @staticmethod
     def _rule_text(s: HiddenRulesState, holder: int) -> str:
-        return f"{TRIGGERS[s.rule_t[holder]].label} {ACTIONS[s.rule_a[holder]].label}"
+        return f"{TRIGGER_LABELS[s.rule_t[holder]]} {ACTION_LABELS[s.rule_a[holder]]}"
 
     # ---- information ----------------------------------------------------------------------
     def outcome(self, state: HiddenRulesState) -> Outcome | None:
@@ -1027,7 +1056,8 @@ def _record_json(r: Record) -> dict:
 
 
 def _changes_text(changes: tuple[int, ...]) -> str:
-    parts = [f"{{P{p}}} {d:+d}" for p, d in enumerate(changes) if d]
+    # the sign is written out: a "+d" format spec cost more than the rest of the text
+    parts = [f"{{P{p}}} {'+' if d > 0 else ''}{d}" for p, d in enumerate(changes) if d]
     return ("Points: " + ", ".join(parts) + ".") if parts else ""
 
 
