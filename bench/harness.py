@@ -208,6 +208,8 @@ class TableSim:
     # ---------------------------------------------------------------- reading the board
     def board_state(self) -> tuple[int, list[Any], bool]:
         """(version shown, players the board says must act, game over?)"""
+        if self.board.deleted:  # the turn passed: the bot posted the board anew below
+            self.board = self._newest_board() or self.board
         embeds = self.board.embeds or [{}]
         header = embeds[0]
         description = header.get("description") or ""
@@ -219,14 +221,21 @@ class TableSim:
         by_id = {u.id: u for u in self.users}
         return version, [by_id[i] for i in ids if i in by_id], over
 
-    async def _find_board(self, timeout: float) -> None:
+    def _newest_board(self) -> Any:
         marker = f"t:{self.table_id}:hand"
+        for message in reversed(self.fake.channel_messages(self.channel)):
+            if not message.deleted and any(marker in c.get("custom_id", "")
+                                           for c in message.buttons()):
+                return message
+        return None
+
+    async def _find_board(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            for message in reversed(self.fake.channel_messages(self.channel)):
-                if any(marker in c.get("custom_id", "") for c in message.buttons()):
-                    self.board = message
-                    return
+            board = self._newest_board()
+            if board is not None:
+                self.board = board
+                return
             await asyncio.sleep(self.poll)
         raise TimeoutError(f"table {self.table_id}: no board after {timeout}s")
 

@@ -1,4 +1,4 @@
-"""Delivery of public and private views: the board, turn notices and DMs.
+"""Delivery of public and private views: the board (which names who must act) and DMs.
 
 The publisher renders the table as it is *now* (coalescing bursts of moves into one edit) and
 remembers what each player was last sent, so a private view is DM'd only when it changed.
@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.ui import render
-from bot.ui.components import RoutedView, TableButton
 from engines.core import render_seats
 
 if TYPE_CHECKING:
@@ -56,15 +55,56 @@ class Publisher:
     async def sync(self, table: LiveTable) -> None:
         if not table.playing:
             return  # lobbies are updated by the clicks that change them
-        await self._edit_or_post(table, embeds=render.board_embeds(table),
-                                 view=render.board_view(table))
+        await self._board(table)
         await self._private_views(table)
         if table.finished:
             await self._final(table)
             return
-        await self._turn_notice(table)
         table.meta["delivered_version"] = table.version
         self.service.meta_changed(table)
+
+    async def _board(self, table: LiveTable) -> None:
+        """Bring the board up to date; it also carries the turn notice.
+
+        When the turn passes to other people the board is posted anew at the bottom of the
+        channel, naming them (a mention pings only in a new message, never in an edit), and
+        the old board is deleted: two public calls. Otherwise it is edited in place: one.
+        A separate notice message cost a third call on most moves (bench.load).
+        """
+        await self._drop_legacy_notice(table)
+        humans = [] if table.finished else sorted(
+            s for s in table.engine.waiting_for(table.state) if not table.is_ai(s))
+        key = [table.seats[s]["user_id"] for s in humans]
+        content = {"embeds": render.board_embeds(table), "view": render.board_view(table),
+                   "content": self._turn_text(table, key) if key else None,
+                   "allowed_mentions": MENTIONS}
+        if key and (key != table.meta.get("turn_for") or table.meta.get("turn_refresh")):
+            await self._repost(table, **content)
+        else:
+            await self._edit_or_post(table, **content)
+        table.meta["turn_for"] = key
+        table.meta.pop("turn_refresh", None)
+
+    def _turn_text(self, table: LiveTable, user_ids: list[int]) -> str:
+        # Public text: only who must act and a door to their ephemeral panel (the board's
+        # Take my turn button), never the choices themselves (legal moves can reveal a hand).
+        mentions = " ".join(f"<@{uid}>" for uid in user_ids)
+        deadline = table.meta.get("deadline")
+        clock = f" (time runs out <t:{int(deadline)}:R>)" if deadline else ""
+        hint = table.ui.turn_hint(table.engine.view(table.state, None), table.names)
+        return (f"🎯 {mentions}, it's your move in **{table.engine.title}**"
+                f"{' — ' + hint if hint else ''}{clock}.")
+
+    async def _repost(self, table: LiveTable, **content) -> None:
+        """Post the board anew, then delete the old one (never the other way round: a failed
+        post leaves the old board in place for the retry)."""
+        channel = self.channel(table)
+        old = table.row.board_message_id
+        message = await channel.send(**content)
+        table.row.board_message_id = message.id
+        if old:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old).delete()
 
     async def _edit_or_post(self, table: LiveTable, **content) -> None:
         channel = self.channel(table)
@@ -77,6 +117,14 @@ class Publisher:
                 table.row.board_message_id = None
         message = await channel.send(**content)
         table.row.board_message_id = message.id
+
+    async def _drop_legacy_notice(self, table: LiveTable) -> None:
+        """Tables saved before the board carried the turn notice have a separate notice
+        message; it is deleted once."""
+        old = table.meta.pop("turn_message_id", None)
+        if old:
+            with contextlib.suppress(discord.HTTPException):
+                await self.channel(table).get_partial_message(old).delete()
 
     async def _private_views(self, table: LiveTable) -> None:
         sent = table.meta.setdefault("private_sent", {})
@@ -124,47 +172,13 @@ class Publisher:
             failed.remove(user_id)
         return True
 
-    async def _turn_notice(self, table: LiveTable) -> None:
-        engine = table.engine
-        humans = sorted(s for s in engine.waiting_for(table.state) if not table.is_ai(s))
-        key = [table.seats[s]["user_id"] for s in humans]
-        if key == table.meta.get("turn_for") and not table.meta.get("turn_refresh"):
-            return
-        table.meta["turn_for"] = key
-        table.meta.pop("turn_refresh", None)
-        channel = self.channel(table)
-        old = table.meta.pop("turn_message_id", None)
-        if old:
-            with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(old).delete()
-        if not humans:
-            return
-        mentions = " ".join(f"<@{uid}>" for uid in key)
-        # Public message: only a door to each player's ephemeral panel, never the choices
-        # themselves (a player's legal moves can reveal their hand).
-        view = RoutedView()
-        view.add_item(TableButton(table.id, "turn", str(table.version), label="Take my turn",
-                                  emoji="▶️", style=discord.ButtonStyle.primary))
-        deadline = table.meta.get("deadline")
-        clock = f" (time runs out <t:{int(deadline)}:R>)" if deadline else ""
-        hint = table.ui.turn_hint(engine.view(table.state, None), table.names)
-        message = await channel.send(
-            f"🎯 {mentions}, it's your move in **{engine.title}**"
-            f"{' — ' + hint if hint else ''}{clock}.",
-            view=view, allowed_mentions=MENTIONS)
-        table.meta["turn_message_id"] = message.id
-
     async def _final(self, table: LiveTable) -> None:
         if table.meta.get("final_posted"):
             return  # a later sync of a finished table must not post the result again
         table.meta["final_posted"] = True
         engine = table.engine
         outcome = engine.outcome(table.state)
-        old = table.meta.pop("turn_message_id", None)
         channel = self.channel(table)
-        if old:
-            with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(old).delete()
         text = table.ui.render_result(outcome, engine.view(table.state, None), table.names)
         embed = discord.Embed(title=f"🏁 {engine.title} — game over", description=text[:4000],
                               colour=table.ui.colour)
@@ -185,7 +199,4 @@ class Publisher:
                 await self.channel(table).get_partial_message(table.row.board_message_id).edit(
                     content=f"❌ This {table.engine.title} table was {why}.", embeds=[],
                     view=None)
-        old = table.meta.get("turn_message_id")
-        if old:
-            with contextlib.suppress(discord.HTTPException):
-                await self.channel(table).get_partial_message(old).delete()
+        await self._drop_legacy_notice(table)

@@ -120,7 +120,7 @@ class SixSuitUI(GameUI):
             return (f"consent to or veto {_name(names, offer.get('from'))}'s "
                     f"{_card(offer.get('card', '?'))} on your pile {offer.get('pile', 0) + 1}")
         if phase in (PREDICT, PLAY):
-            # one notice serves the whole turn (it is not re-sent between its two steps)
+            # one hint serves the whole turn (the board is not re-posted between its two steps)
             return "predict and draw, then play a card on a pile or discard"
         return None
 

@@ -9,6 +9,7 @@ from discord import app_commands
 
 from bot.game_cog import GameCog
 from bot.game_ui import GameUI
+from bot.ui.text import plural
 from engines import ENGINES
 from engines.suspense import Fold, Pass, Play, condition_table, condition_text
 
@@ -48,9 +49,10 @@ class SuspenseUI(GameUI):
                 status.append("passed")
             in_play = "\n".join(f"`{c}` {condition_text(c)}" for c in player["in_play"]) or "—"
             embed.add_field(
-                name=f"{names[seat]} — {player['score']} pts"
+                name=f"{names[seat]} — {plural(player['score'], 'pt')}"
                      + (f" ({', '.join(status)})" if status else ""),
-                value=f"{player['hand_size']} card(s) in hand\n{in_play}"[:1024], inline=False)
+                value=f"{plural(player['hand_size'], 'card')} in hand\n{in_play}"[:1024],
+                inline=False)
         embeds = [embed]
         last = view.get("last_match")
         if last:

@@ -123,11 +123,14 @@ class WorldMixin:
         return guild.members.get(user.id)
 
     # -- what users see -------------------------------------------------------------------
-    def channel_messages(self, channel: Channel | int) -> list[Message]:
-        """Current messages of a channel in order (edits applied, deleted ones removed)."""
+    def channel_messages(self, channel: Channel | int, *, include_deleted: bool = False
+                         ) -> list[Message]:
+        """Current messages of a channel in order (edits applied; deleted ones removed unless
+        ``include_deleted``, for tests about what was shown over time)."""
         cid = channel if isinstance(channel, int) else channel.id
         return [
-            m for m in (self.messages[i] for i in self._channel_order.get(cid, [])) if not m.deleted
+            m for m in (self.messages[i] for i in self._channel_order.get(cid, []))
+            if include_deleted or not m.deleted
         ]
 
     def dms(self, user: User) -> list[Message]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import re
 import tempfile
 from pathlib import Path
 
@@ -18,10 +19,12 @@ from bot.settings import Settings
 from fakediscord import FakeDiscord, running_bot
 
 
-def _show(title: str, texts: list[str]) -> None:
+def _show(title: str, texts: list[str], names: dict[int, str]) -> None:
     print(f"\n===== {title} =====")
     for text in texts:
-        print(text.strip())
+        # mentions as a Discord client shows them
+        print(re.sub(r"<@!?(\d+)>", lambda m: "@" + names.get(int(m.group(1)), m.group(1)),
+                     text.strip()))
         print("-----")
 
 
@@ -75,9 +78,12 @@ async def main(game: str, seed: int, moves: int) -> None:
                     else:
                         result = await fake.click(user, result.message, pick["custom_id"])
                 await fake.settle()
-        _show(f"#{channel.name} (everyone)", [m.text for m in fake.channel_messages(channel)])
-        _show("alice's DMs", [m.text for m in fake.dms(alice)][-2:])
-        _show("alice's ephemeral replies", [m.text for m in fake.ephemerals(alice)][-3:])
+        names = {alice.id: alice.name, bob.id: bob.name}
+        _show(f"#{channel.name} (everyone)", [m.text for m in fake.channel_messages(channel)],
+              names)
+        _show("alice's DMs", [m.text for m in fake.dms(alice)][-2:], names)
+        _show("alice's ephemeral replies", [m.text for m in fake.ephemerals(alice)][-3:],
+              names)
     undo()
     await fake.stop()
 

@@ -10,7 +10,7 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from fakediscord import FakeDiscord, Message, User
+from fakediscord import FakeDiscord, Message, MessageVersion, User
 from fakediscord.text import iter_custom_ids
 
 CONFIRM = "✅"
@@ -84,7 +84,20 @@ class TableDriver:
         return lobby
 
     def board(self) -> Message:
+        """The table's current board (the newest message with its buttons)."""
         return self.message_with(f"t:{self.table_id}:hand")
+
+    def boards(self) -> list[Message]:
+        """Every board message the table has had, oldest first, deleted ones included: the
+        board is posted anew (and the old one deleted) whenever the turn passes to others."""
+        marker = f"t:{self.table_id}:hand"
+        return [m for m in self.fake.channel_messages(self.channel, include_deleted=True)
+                if any(marker in c.get("custom_id", "")
+                       for v in m.versions() for c in iter_custom_ids(v.components))]
+
+    def board_versions(self) -> list[MessageVersion]:
+        """Every state the board was shown in, over all its messages, oldest first."""
+        return [v for m in self.boards() for v in m.versions()]
 
     # ------------------------------------------------------------------ for typed commands
     def legal(self, seat: int) -> list:

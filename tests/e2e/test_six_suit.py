@@ -16,6 +16,7 @@ import re
 
 import pytest
 
+from bot.delivery import private_part
 from bot.storage import TableRow
 from bot.tables.live import LiveTable
 from bot.ui import render
@@ -23,7 +24,7 @@ from cogs.six_suit import SixSuitUI
 from engines import ENGINES
 from engines.six_suit import Consent, Discard, Play, Predict, Veto
 from engines.six_suit_cards import LABELS, SHARED
-from tests.e2e.driver import TableDriver
+from tests.e2e.driver import CONFIRM, TableDriver
 
 pytestmark = pytest.mark.e2e
 
@@ -129,9 +130,8 @@ async def test_twelve_players_board_stays_within_discord_limits(fake, world, bot
     await d.open(world.alice, [], ai=11, options="max_rounds=3 free_time_rounds=1")
     names = d.table.names
     assert len(names) == 12
-    board = d.board()
     await d.play_to_end()
-    versions = [v for v in board.versions() if v.embeds]
+    versions = [v for v in d.board_versions() if v.embeds]
     assert len(versions) > 12
     for version in versions:
         assert_within_limits(version.embeds)
@@ -469,3 +469,52 @@ async def test_rules_and_hand(fake, world, bots, bot):
     [card] = d.table.engine.view(d.table.state, seat)["hand"]
     assert card in hand.text
     d.assert_no_leaks()
+
+
+async def test_the_board_follows_the_turn_with_a_ping_in_at_most_two_public_calls(
+        fake, world, bots, bot):
+    """Delivery: when the turn passes to someone else the board is posted anew at the bottom
+    of the channel with a mention (a ping needs a new message) and the old board is deleted;
+    while the same person still acts (Six Suit's predict-then-play turn) it is edited in
+    place. Either way a move costs at most two public calls, and a DM goes to exactly the
+    players whose private view changed (issue: benchmarks goals)."""
+    d = driver(fake, world, bots)
+    await d.open(world.alice, [world.bob])
+    humans = (world.alice, world.bob)
+
+    def private_parts() -> dict[int, dict]:
+        table, engine = d.table, d.table.engine
+        public_view = engine.view(table.state, None)
+        return {user.id: private_part(engine.view(table.state, table.seat_of(user.id)),
+                                      public_view) for user in humans}
+
+    seen = {"reposted": 0, "edited": 0}
+    for _ in range(6):
+        before = d.board()
+        parts, dms = private_parts(), {user.id: len(fake.dms(user)) for user in humans}
+        waiting = d.table.engine.waiting_for(d.table.state)
+        _, user = mover(d)
+        mark = fake.mark()
+        assert CONFIRM in await d.take_turn(user)
+        await d.synced()
+        public = [c for c in fake.calls[mark:]
+                  if c.path.startswith(f"/channels/{world.channel.id}/")]
+        now = d.table.engine.waiting_for(d.table.state)
+        board = d.board()
+        if now != waiting:
+            assert [c.method for c in public] == ["POST", "DELETE"], [c.route for c in public]
+            assert before.deleted and board is not before
+            assert fake.channel_messages(world.channel)[-1] is board
+            [next_seat] = now
+            assert board.content.startswith(f"🎯 <@{d.seat_user(next_seat).id}>, it's your move")
+            assert "users" in public[0].json["allowed_mentions"]["parse"]
+            seen["reposted"] += 1
+        else:
+            assert [c.method for c in public] == ["PATCH"], [c.route for c in public]
+            assert board is before and f"<@{user.id}>" in board.content
+            seen["edited"] += 1
+        after = private_parts()
+        changed = {uid for uid in parts if parts[uid] != after[uid]}
+        assert {user.id for user in humans if len(fake.dms(user)) > dms[user.id]} == changed
+        assert all(len(fake.dms(user)) - dms[user.id] <= 1 for user in humans)
+    assert seen["reposted"] and seen["edited"], seen

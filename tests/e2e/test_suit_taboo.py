@@ -34,7 +34,7 @@ async def test_four_seats_humans_and_ai_play_a_whole_game_through_the_panel(fake
     moves = await d.play_to_end()
     assert moves > 0
     # each round's reveal stays on the board: every history line and why it won or lost
-    reveals = [t for t in board.version_texts() if "Round 1 reveal" in t]
+    reveals = [v.text for v in d.board_versions() if "Round 1 reveal" in v.text]
     assert reveals
     names = [s["name"] for s in table.seats]
     reveal = reveals[0][reveals[0].index("Round 1 reveal"):]

@@ -138,6 +138,9 @@ async def test_out_of_turn_non_player_stale_and_double_clicks(fake, world, bots,
     assert hand.ephemeral and "Your Suspense hand" in hand.text
     # open the panel (a first turn must play, so it goes straight to the cards) and pick the
     # same card twice: the second pick is refused and changes nothing
+    # the move passes the turn: the bot posts the board anew and deletes this one; if that
+    # delete fails, the old board's buttons are merely stale
+    fake.fail_next("DELETE", rf"/channels/{world.channel.id}/messages/{board.id}$", status=403)
     panel = await d.click(mover, board, "Take my turn")
     [select] = [c for c in panel.message.buttons() if c.get("type") == 3]
     value = select["options"][0]["value"]
@@ -151,6 +154,7 @@ async def test_out_of_turn_non_player_stale_and_double_clicks(fake, world, bots,
     shown += [m.text for m in fake.ephemerals(mover)]
     assert any("out of date" in t for t in shown), shown
     await fake.settle()
+    assert not board.deleted and d.board() is not board
     old_turn_button = await fake.click(mover, board, d.custom_id(board, "Take my turn"))
     assert old_turn_button.ephemeral and ("out of date" in old_turn_button.text
                                           or "not your turn" in old_turn_button.text)
