@@ -74,6 +74,22 @@ def cpu_pressure() -> str:
         return "?"
 
 
+def listen_overflows() -> int:
+    """Linux TcpExt ListenOverflows: connection attempts dropped because a listening socket's
+    accept queue was full. Each costs its client a 1 s SYN retransmission, which shows up
+    as a latency of about a second (machine-wide; -1 where unknown)."""
+    try:
+        with open("/proc/net/netstat") as fh:
+            lines = fh.read().splitlines()
+        for names, values in zip(lines[::2], lines[1::2], strict=False):
+            if names.startswith("TcpExt:"):
+                return int(dict(zip(names.split(), values.split(), strict=True))
+                           ["ListenOverflows"])
+    except (OSError, ValueError, KeyError):
+        pass
+    return -1
+
+
 def schedstat(pid: int | str = "self") -> tuple[float, float]:
     """(seconds on a CPU, seconds runnable but waiting for a CPU) summed over the threads of
     a process (Linux schedstat). The second figure is what a busy machine costs us."""

@@ -219,19 +219,26 @@ class Tracer:
             return original_callback(adapter, interaction_id, *args, **kwargs)
 
         webhook.AsyncWebhookAdapter.create_interaction_response = create_interaction_response
-        for name in ("save_table", "save_meta"):
-            original = getattr(Storage, name)
+        import aiosqlite
 
-            def timed(original=original, name=name):
+        # the storage calls as the bot awaits them (write lock included), and each trip
+        # through aiosqlite's thread on its own ("sqlite trip")
+        for owner, name, label in ((Storage, "save_table", "save_table"),
+                                   (Storage, "save_metas", "save_metas"),
+                                   (Storage, "finish_table", "finish_table"),
+                                   (aiosqlite.Connection, "_execute", "sqlite trip")):
+            original = getattr(owner, name)
+
+            def timed(original=original, label=label):
                 async def wrapper(*args, **kwargs):
                     start = time.monotonic()
                     try:
                         return await original(*args, **kwargs)
                     finally:
-                        tracer.storage[name].append(time.monotonic() - start)
+                        tracer.storage[label].append(time.monotonic() - start)
                 return wrapper
 
-            setattr(Storage, name, timed())
+            setattr(owner, name, timed())
         import gc
 
         gc.callbacks.append(self._gc)
@@ -281,6 +288,13 @@ async def commands(bot) -> None:
                  gc_objects=len(gc.get_objects()), full_gc_seconds=full_gc,
                  cached_messages=len(bot.cached_messages),
                  guilds=len(bot.guilds), private_channels=len(bot.private_channels))
+        elif line == "idle":
+            # deliveries still to make, and requests queued for the request budget: a phase
+            # of the benchmark should not start while the last one is still draining
+            busy = sum(1 for t in bot.tables.live.values()
+                       if t.dirty or (t.delivery_task is not None and not t.delivery_task.done()))
+            budget = getattr(bot, "request_budget", None)
+            emit("idle", deliveries=busy, budget_waiting=budget.waiting if budget else 0)
         elif line == "trace":
             emit("trace", **TRACER.dump())
         elif line == "trace-reset":

@@ -97,6 +97,18 @@ class BotProcess:
         await self.send("stats")
         return await self.expect("stats")
 
+    async def wait_idle(self, timeout: float, poll: float = 0.2) -> bool:
+        """Wait until the bot has no delivery to make and no request queued for its request
+        budget (True), or `timeout` passed (False)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            await self.send("idle")
+            idle = await self.expect("idle")
+            if not idle["deliveries"] and not idle["budget_waiting"]:
+                return True
+            await asyncio.sleep(poll)
+        return False
+
     async def trace_reset(self) -> None:
         if self.trace:
             await self.send("trace-reset")
@@ -396,6 +408,15 @@ def _inputs(components: list[dict]) -> list[dict]:
         elif "custom_id" in comp:
             out.append(comp)
     return out
+
+
+def fresh_files(db: Path, *logs: Path) -> tuple[Path, ...]:
+    """Remove what an earlier run left under these names (a kept --workdir): its SQLite file
+    would hand this run tables whose channels this fake does not know, and the bot would
+    spend the run retrying their deliveries."""
+    for path in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm"), *logs):
+        path.unlink(missing_ok=True)
+    return (db, *logs)
 
 
 async def settle(fake, quiet: float, timeout: float) -> bool:

@@ -46,6 +46,7 @@ from typing import Any
 from bench import (
     cpu_pressure,
     fmt,
+    listen_overflows,
     machine,
     median,
     player_counts,
@@ -61,6 +62,7 @@ from bench.harness import (
     TableSpec,
     ack_legs,
     build_world,
+    fresh_files,
     latency_summary,
     print_profile,
     settle,
@@ -133,7 +135,8 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
     fake = await FakeDiscord(timeout=args.timeout).start()
     guild = fake.add_guild("Bench Club")
     profile_out = workdir / f"profile-{n}.out"
-    bot = BotProcess(fake.port, workdir / f"load-{n}.db", guild.id, workdir / f"bot-{n}.log",
+    db, log = fresh_files(workdir / f"load-{n}.db", workdir / f"bot-{n}.log")
+    bot = BotProcess(fake.port, db, guild.id, log,
                      profile=args.profile, profile_out=profile_out, trace=not args.no_trace,
                      extra_args=args.bot_args.split() if args.bot_args else None)
     result: dict[str, Any] = {"tables": n}
@@ -163,6 +166,9 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         t0 = time.monotonic()
         mark = fake.mark()
         setup_failures = await gather_sims(sims, open_table)
+        # every board and first DM delivered (with the request budget on, that can take a
+        # while after the last Start click): play must not start on a backlog
+        drained = await bot.wait_idle(timeout=900)
         await settle(fake, quiet=0.5, timeout=300)
         setup_s = time.monotonic() - t0
         lobby = phase_latencies(sims).get("lobby", [])
@@ -170,9 +176,9 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
                            "ack": latency_summary(lobby, sum(s.no_answer["lobby"]
                                                              for s in sims)),
                            "calls": split_calls(fake, mark)["counts"]}
-        print(f"  setup: {n - sum(setup_failures.values())}/{n} tables started in "
-              f"{setup_s:.1f}s, lobby clicks p99 {result['setup']['ack']['p99_ms']:.0f} ms",
-              flush=True)
+        print(f"  setup: {n - sum(setup_failures.values())}/{n} tables started and delivered "
+              f"in {setup_s:.1f}s{'' if drained else ' (NOT drained after 900 s)'}, lobby "
+              f"clicks p99 {result['setup']['ack']['p99_ms']:.0f} ms", flush=True)
         if setup_failures:
             print(f"  setup failures: {dict(setup_failures.most_common(5))}")
         live = [s for s in sims if s.board is not None]
@@ -186,6 +192,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         cpu_bot, cpu_me = bot.cpu_seconds(), time.process_time()
         sched_bot, sched_me = schedstat(bot.pid), schedstat()
         pressure_before = cpu_pressure()
+        overflows_before = listen_overflows()
         ack_mark, mark = len(fake.ack_latencies), fake.mark()
         late_mark = len(fake.late_acks)
         moves_before = sum(s.moves for s in live)
@@ -194,6 +201,8 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         failures = await gather_sims(live, lambda s: s.play(
             moves=args.moves, deadline=deadline, timeout=args.timeout))
         play_s = time.monotonic() - t0
+        # the calls a phase's moves cause include the deliveries still queued at its end
+        await bot.wait_idle(timeout=900)
         await settle(fake, quiet=0.3, timeout=120)
         settle_s = time.monotonic() - t0
         await bot.profiling(False)
@@ -225,6 +234,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
             "bot_runqueue_wait": (schedstat(bot.pid)[1] - sched_bot[1]) / settle_s,
             "driver_runqueue_wait": (schedstat()[1] - sched_me[1]) / settle_s,
             "cpu_pressure": f"{pressure_before} → {cpu_pressure()}",
+            "listen_overflows": listen_overflows() - overflows_before,
             "bot_cpu_ms_per_move": (bot.cpu_seconds() - cpu_bot) * 1e3 / moves
             if moves else float("nan"),
             "driver_cpu": (time.process_time() - cpu_me) / settle_s,
@@ -259,7 +269,8 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
               f"public {per_move['public']:.2f}, "
               f"private {per_move['private']:.2f}; bot CPU {p['bot_cpu']:.0%}, bot waiting "
               f"for a CPU {p['bot_runqueue_wait']:.0%} of the time, CPU pressure "
-              f"{p['cpu_pressure']}", flush=True)
+              f"{p['cpu_pressure']}, TCP accept-queue overflows {p['listen_overflows']}",
+              flush=True)
         if p["errors"] or failures:
             print(f"  refusals/errors: {dict(p['errors'].most_common(5))} "
                   f"{dict(failures.most_common(5))}")
@@ -365,16 +376,19 @@ def report(results: list[dict[str, Any]], args) -> None:
     if traced:
         print("\n### Where the acknowledgement time goes (p50 / p99 ms)\n")
         legs = list(traced[0]["play"]["legs"])
-        print_table(["tables", *legs, "bot loop lag", "save_table", "save_meta"],
+        stores = ("save_table", "save_metas", "finish_table", "sqlite trip")
+        print_table(["tables", *legs, "bot loop lag", *stores],
                     [[r["tables"], *(pair(r["play"]["legs"][leg]) for leg in legs),
                       pair(r["play"]["loop_lag"]),
                       *(pair(r["play"]["storage"][k]) if k in r["play"]["storage"] else "—"
-                        for k in ("save_table", "save_meta"))] for r in traced])
+                        for k in stores)] for r in traced])
         print("\nfake → bot loop: from the fake sending INTERACTION_CREATE to the bot's event "
               "loop reading it off the socket; inside the bot: from there to the bot starting "
               "its callback request (decode, dispatch, handler, lock, SQLite); callback → fake: "
               "until the fake received the callback. bot loop lag: how late a 5 ms sleep "
-              "wakes up in the bot. save_table/save_meta: one awaited storage call.")
+              "wakes up in the bot. save_table/save_metas/finish_table: one awaited storage "
+              "call (waiting for the write lock included); sqlite trip: one statement's trip "
+              "through aiosqlite's thread.")
         for r in traced:
             gc = r["play"]["gc"]
             print(f"\n{r['tables']} tables: {gc['collections']} garbage collections in the bot "

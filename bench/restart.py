@@ -38,7 +38,14 @@ from bench import (
     wait_for_quiet,
     write_json,
 )
-from bench.harness import BotProcess, TableSim, build_world, settle, split_calls
+from bench.harness import (
+    BotProcess,
+    TableSim,
+    build_world,
+    fresh_files,
+    settle,
+    split_calls,
+)
 from bench.load import gather_sims, table_specs
 
 
@@ -94,7 +101,8 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
 
     fake = await FakeDiscord(timeout=args.timeout).start()
     guild = fake.add_guild("Bench Club")
-    db = workdir / f"restart-{n}.db"
+    db, *_ = fresh_files(workdir / f"restart-{n}.db", workdir / f"bot-{n}-first.log",
+                         workdir / f"bot-{n}-second.log")
     first = BotProcess(fake.port, db, guild.id, workdir / f"bot-{n}-first.log")
     second = BotProcess(fake.port, db, guild.id, workdir / f"bot-{n}-second.log",
                         profile=args.profile, profile_out=workdir / f"restart-{n}.prof",

@@ -43,13 +43,18 @@ class RequestBudget:
         self.window = window
         self._slots = asyncio.Semaphore(per_second)
         self.waits = 0  # requests that had to wait (for logs and benchmarks)
+        self.waiting = 0  # requests waiting for a slot right now (a backlog, for benchmarks)
 
     @contextlib.asynccontextmanager
     async def slot(self) -> AsyncIterator[None]:
         """Hold a slot for one request; it is given back `window` seconds after the answer."""
         if self._slots.locked():
             self.waits += 1
-        await self._slots.acquire()
+        self.waiting += 1
+        try:
+            await self._slots.acquire()
+        finally:
+            self.waiting -= 1
         try:
             yield
         finally:

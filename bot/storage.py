@@ -123,6 +123,40 @@ def _table_from(row: Iterable[Any]) -> TableRow:
                     started)
 
 
+_SAVE_BATCH = 200  # rows per save statement (12 parameters each, far below SQLite's limit)
+_SAVE_COLUMNS = ("id", "expected", "status", "host_id", "seats", "options", "state", "version",
+                 "board_message_id", "meta", "started_at", "updated_at")
+
+
+@functools.cache
+def _save_sql(rows: int) -> str:
+    """One UPDATE for `rows` saves: each row is written only if it is still at the version
+    its save expects, and RETURNING says which were (the others are stale)."""
+    values = ", ".join(["(" + ",".join("?" * len(_SAVE_COLUMNS)) + ")"] * rows)
+    sets = ", ".join(f"{c}=v.{c}" for c in _SAVE_COLUMNS[2:])
+    return (f"WITH v({', '.join(_SAVE_COLUMNS)}) AS (VALUES {values}) "
+            f"UPDATE game_tables SET {sets} FROM v "
+            f"WHERE game_tables.id = v.id AND game_tables.version = v.expected "
+            f"RETURNING game_tables.id")
+
+
+def _settle_saves(batch: list[tuple[TableRow, int, asyncio.Future[None]]],
+                  write: asyncio.Future) -> None:
+    """Tell each save of a batch how it went: written, stale, or the statement's error."""
+    error = (RuntimeError("the save was interrupted") if write.cancelled()
+             else write.exception())
+    written = set() if error else {r[0] for r in write.result()}
+    for row, expected, done in batch:
+        if done.done():
+            continue
+        if error:
+            done.set_exception(error)
+        elif row.id in written:
+            done.set_result(None)
+        else:
+            done.set_exception(StaleVersionError(f"table {row.id} is not at version {expected}"))
+
+
 def _writes(method):
     """Run a write alone: otherwise another coroutine's statement could land inside an open
     multi-statement transaction and be committed or rolled back with it."""
@@ -142,6 +176,9 @@ class Storage:
         self._db = db
         self.path = path
         self._write = asyncio.Lock()
+        # save_table calls waiting to be written, in order: whichever of them gets the write
+        # lock first writes them all in one statement (see save_table)
+        self._saves: list[tuple[TableRow, int, asyncio.Future[None]]] = []
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -239,21 +276,55 @@ class Storage:
                 f"SELECT {_TABLE_COLUMNS} FROM game_tables ORDER BY id") as cur:
             return [_table_from(row) for row in await cur.fetchall()]
 
-    @_writes
     async def save_table(self, table: TableRow, *, expected_version: int) -> None:
         """Write the whole row; the version bump and the state go in one transaction.
 
         Raises StaleVersionError if someone else saved a newer version first.
+
+        Group commit: saves that arrive while another write holds the lock are written
+        together, in one statement and one trip through aiosqlite's thread, by whichever of
+        them gets the lock first. One trip per save queued them up behind each other: at 500
+        busy tables a save waited up to 0.6 s for the lock although each trip took < 7 ms
+        (bench.load). Values are read from the rows when written, as a lone save did.
         """
-        cur = await self._db.execute(
-            "UPDATE game_tables SET status=?, host_id=?, seats=?, options=?, state=?, "
-            "version=?, board_message_id=?, meta=?, started_at=?, updated_at=? "
-            "WHERE id=? AND version=?",
-            (table.status, table.host_id, json.dumps(table.seats), json.dumps(table.options),
-             table.state, table.version, table.board_message_id, json.dumps(table.meta),
-             table.started_at, time.time(), table.id, expected_version))
-        if cur.rowcount != 1:
-            raise StaleVersionError(f"table {table.id} is not at version {expected_version}")
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        item = (table, expected_version, done)
+        self._saves.append(item)
+        try:
+            async with self._write:
+                if not done.done():
+                    await self._write_saves()
+        except asyncio.CancelledError:
+            if item in self._saves:  # not written yet: a cancelled save does not happen
+                self._saves.remove(item)
+            raise
+        return done.result()
+
+    async def _write_saves(self) -> None:
+        """Write every queued save (the write lock is held). A table queued twice (not done
+        by the bot, which saves a table only after its previous save) waits for the next
+        batch, so its saves still land in order."""
+        batch: list[tuple[TableRow, int, asyncio.Future[None]]] = []
+        ids: set[int] = set()
+        later = []
+        for item in self._saves:
+            if item[0].id in ids or len(batch) >= _SAVE_BATCH:
+                later.append(item)
+            else:
+                ids.add(item[0].id)
+                batch.append(item)
+        self._saves = later
+        now = time.time()
+        params: list[Any] = []
+        for row, expected, _ in batch:
+            params += (row.id, expected, row.status, row.host_id, json.dumps(row.seats),
+                       json.dumps(row.options), row.state, row.version, row.board_message_id,
+                       json.dumps(row.meta), row.started_at, now)
+        # The statement runs to its end in aiosqlite's thread even if the task that started
+        # it is cancelled, so the batch's outcome is handed out when it ends, not by this task.
+        write = asyncio.ensure_future(self._db.execute_fetchall(_save_sql(len(batch)), params))
+        write.add_done_callback(functools.partial(_settle_saves, batch))
+        await asyncio.shield(write)
 
     @_writes
     async def save_meta(self, table: TableRow) -> None:

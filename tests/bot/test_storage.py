@@ -109,3 +109,71 @@ async def test_a_failed_finish_rolls_back_and_leaves_other_writes_alone(store):
     assert (await store.get_table(a.id)) is not None  # the finish was undone
     assert (await store.get_table(b.id)).version == 1  # the other save stayed
     assert await store.recent_matches(1) == []
+
+
+async def _tables(store, count: int):
+    tables = []
+    for i in range(count):
+        tables.append(await store.create_table(
+            guild_id=1, channel_id=100 + i, game="taboo", host_id=1,
+            seats=[{"user_id": 1, "name": "A"}], options={}))
+    return tables
+
+
+async def test_concurrent_saves_are_written_together_and_each_hears_its_own_outcome(store):
+    """Group commit: saves queued behind a running write go out in one statement; a stale
+    one among them fails alone and the others are written with their own values."""
+    import asyncio
+
+    tables = await _tables(store, 30)
+    trips = []
+    original = store._db.execute_fetchall
+
+    async def counting(sql, params):
+        trips.append(sql)
+        return await original(sql, params)
+
+    store._db.execute_fetchall = counting
+    for i, table in enumerate(tables):
+        table.state, table.version, table.meta = f'{{"n": {i}}}', 1, {"i": i}
+    stale = tables[7]
+    results = await asyncio.gather(
+        *(store.save_table(t, expected_version=5 if t is stale else 0) for t in tables),
+        return_exceptions=True)
+    assert isinstance(results[7], StaleVersionError)
+    assert all(r is None for i, r in enumerate(results) if i != 7)
+    assert len(trips) <= 2  # the first save alone, then everyone queued behind it
+    for i, table in enumerate(tables):
+        loaded = await store.get_table(table.id)
+        if i == 7:
+            assert loaded.version == 0 and loaded.state is None
+        else:
+            assert (loaded.version, loaded.state, loaded.meta) == (1, f'{{"n": {i}}}', {"i": i})
+
+
+async def test_two_queued_saves_of_one_table_land_in_order(store):
+    import asyncio
+    from dataclasses import replace
+
+    [table] = await _tables(store, 1)
+    first = replace(table, state='{"v": 1}', version=1)
+    second = replace(table, state='{"v": 2}', version=2)
+    await asyncio.gather(store.save_table(first, expected_version=0),
+                         store.save_table(second, expected_version=1))
+    loaded = await store.get_table(table.id)
+    assert (loaded.version, loaded.state) == (2, '{"v": 2}')
+
+
+async def test_a_save_cancelled_before_its_turn_is_not_written(store):
+    import asyncio
+
+    [table] = await _tables(store, 1)
+    table.state, table.version = '{"x": 1}', 1
+    async with store._write:  # another write is running
+        task = asyncio.create_task(store.save_table(table, expected_version=0))
+        await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    assert (await store.get_table(table.id)).version == 0
+    assert store._saves == []
