@@ -177,3 +177,18 @@ async def test_a_save_cancelled_before_its_turn_is_not_written(store):
             await task
     assert (await store.get_table(table.id)).version == 0
     assert store._saves == []
+
+
+async def test_a_batch_with_a_stale_save_that_repeats_the_current_row_still_fails_it(store):
+    """The stale one in a batch is told so even when its values equal what is stored (the
+    batch finds its own rows by its unique updated_at, not by comparing contents)."""
+    import asyncio
+
+    tables = await _tables(store, 3)
+    for table in tables:
+        table.state, table.version = '{"same": true}', 1
+    await store.save_table(tables[0], expected_version=0)
+    results = await asyncio.gather(
+        *(store.save_table(t, expected_version=0) for t in tables), return_exceptions=True)
+    assert isinstance(results[0], StaleVersionError)
+    assert results[1:] == [None, None]
