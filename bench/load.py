@@ -103,6 +103,14 @@ async def gather_sims(sims: list[TableSim], make) -> Counter:
     return failures
 
 
+async def watch_loop_lag(into: list[float], period: float = 0.005) -> None:
+    """How late a short sleep wakes up in this process, appended to `into` (seconds)."""
+    while True:
+        start = time.monotonic()
+        await asyncio.sleep(period)
+        into.append(time.monotonic() - start - period)
+
+
 def pair(summary: dict[str, float]) -> str:
     return f"{fmt(summary['p50_ms'])} / {fmt(summary['p99_ms'])}"
 
@@ -198,9 +206,13 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         moves_before = sum(s.moves for s in live)
         t0 = time.monotonic()
         deadline = t0 + args.duration
+        # this process (the fake Discord and every player) is half of each ack's path
+        fake_lag: list[float] = []
+        lag_watch = asyncio.create_task(watch_loop_lag(fake_lag))
         failures = await gather_sims(live, lambda s: s.play(
             moves=args.moves, deadline=deadline, timeout=args.timeout))
         play_s = time.monotonic() - t0
+        lag_watch.cancel()
         # the calls a phase's moves cause include the deliveries still queued at its end
         await bot.wait_idle(timeout=900)
         await settle(fake, quiet=0.3, timeout=120)
@@ -254,6 +266,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
                 kind: {leg: latency_summary(v) for leg, v in ack_legs(fake, trace, i).items()}
                 for kind, i in ids.items()}
             result["play"]["loop_lag"] = latency_summary(trace["loop_lag"])
+            result["play"]["fake_loop_lag"] = latency_summary(fake_lag)
             result["play"]["storage"] = {k: latency_summary(v)
                                          for k, v in trace["storage"].items()}
             pauses = trace.get("gc_pauses", [])
@@ -377,16 +390,16 @@ def report(results: list[dict[str, Any]], args) -> None:
         print("\n### Where the acknowledgement time goes (p50 / p99 ms)\n")
         legs = list(traced[0]["play"]["legs"])
         stores = ("save_table", "save_metas", "finish_table", "sqlite trip")
-        print_table(["tables", *legs, "bot loop lag", *stores],
+        print_table(["tables", *legs, "fake loop lag", "bot loop lag", *stores],
                     [[r["tables"], *(pair(r["play"]["legs"][leg]) for leg in legs),
-                      pair(r["play"]["loop_lag"]),
+                      pair(r["play"]["fake_loop_lag"]), pair(r["play"]["loop_lag"]),
                       *(pair(r["play"]["storage"][k]) if k in r["play"]["storage"] else "—"
                         for k in stores)] for r in traced])
         print("\nfake → bot loop: from the fake sending INTERACTION_CREATE to the bot's event "
               "loop reading it off the socket; inside the bot: from there to the bot starting "
               "its callback request (decode, dispatch, handler, lock, SQLite); callback → fake: "
-              "until the fake received the callback. bot loop lag: how late a 5 ms sleep "
-              "wakes up in the bot. save_table/save_metas/finish_table: one awaited storage "
+              "until the fake received the callback. fake/bot loop lag: how late a 5 ms sleep "
+              "wakes up in this process (fake + players) / in the bot. save_table/save_metas/finish_table: one awaited storage "
               "call (waiting for the write lock included); sqlite trip: one statement's trip "
               "through aiosqlite's thread.")
         for r in traced:
