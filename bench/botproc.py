@@ -318,8 +318,6 @@ WHAT_IFS = {
     "no-message-cache": "discord.py keeps no message cache (max_messages=None): with the "
                         "default 1000 cached messages every MESSAGE_UPDATE/DELETE echo scans "
                         "the cache in Python",
-    "gc-freeze": "gc.freeze() once the bot is ready: start-up objects leave the collected "
-                 "generations, so full collections scan only what play created",
 }
 
 
@@ -368,7 +366,8 @@ async def run(args) -> int:
                            else {"rest_requests_per_second": args.rest_budget}))
     t_create = time.monotonic()
     extra = {"max_messages": None} if "no-message-cache" in what_ifs else {}
-    bot = create_bot(settings, guild_ready_timeout=0.05, **extra)
+    # as `python -m bot` builds it (freeze_gc), plus what the diagnostics ask for
+    bot = create_bot(settings, guild_ready_timeout=0.05, freeze_gc=True, **extra)
     task = asyncio.create_task(bot.start("fake-token"), name="bot")
     ready = asyncio.create_task(bot.wait_until_ready())
     done, _ = await asyncio.wait({task, ready}, timeout=args.timeout,
@@ -378,11 +377,6 @@ async def run(args) -> int:
         if task in done:
             task.result()
         raise TimeoutError(f"bot not ready after {args.timeout}s")
-    if "gc-freeze" in what_ifs:
-        import gc
-
-        gc.collect()
-        gc.freeze()
     emit("ready", t_start=T_START, t_main=t_main, t_imported=t_imported, t_create=t_create,
          live=len(bot.tables.live),
          uis={name: ui.command for name, ui in sorted(bot.tables.uis.items())})

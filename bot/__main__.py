@@ -25,7 +25,7 @@ async def _run(settings) -> None:
     from bot.app import create_bot
 
     _point_at(settings)
-    bot = create_bot(settings)
+    bot = create_bot(settings, freeze_gc=True)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):

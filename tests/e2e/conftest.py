@@ -73,8 +73,9 @@ class BotRunner:
         values.update(overrides)
         return Settings(_env_file=None, **values)
 
-    async def start(self, **overrides) -> CardTableBot:
-        bot = create_bot(self.settings(**overrides), guild_ready_timeout=0.05)
+    async def start(self, *, bot_kwargs: dict | None = None, **overrides) -> CardTableBot:
+        bot = create_bot(self.settings(**overrides), guild_ready_timeout=0.05,
+                         **(bot_kwargs or {}))
         self._task = asyncio.create_task(bot.start("fake-token"))
         waiter = asyncio.create_task(bot.wait_until_ready())
         done, _ = await asyncio.wait({self._task, waiter}, timeout=15,

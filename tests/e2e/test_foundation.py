@@ -89,3 +89,23 @@ async def test_under_discords_global_limit_the_bot_spaces_its_requests_and_gets_
     # nothing was lost on the way: the board shows the latest move
     assert driver.table.meta.get("delivered_version") == driver.table.version
     driver.assert_no_leaks()
+
+
+async def test_the_process_bot_freezes_its_start_up_objects_once_ready(fake, world, bots):
+    """`python -m bot` builds the bot with freeze_gc: once ready, the objects alive then
+    leave the garbage collector's generations (shorter, rarer full collections under load)
+    and the bot answers as before."""
+    import asyncio
+    import gc
+
+    gc.unfreeze()
+    try:
+        await bots.start(bot_kwargs={"freeze_gc": True})
+        for _ in range(200):
+            if gc.get_freeze_count():
+                break
+            await asyncio.sleep(0.01)
+        assert gc.get_freeze_count() > 10_000
+        assert (await fake.slash(world.alice, "help", channel=world.channel)).ephemeral
+    finally:
+        gc.unfreeze()  # the other tests' bots are collected as usual
