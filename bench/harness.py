@@ -167,8 +167,17 @@ class BotProcess:
             lines = self.log_path.read_text(errors="replace").splitlines()
         except OSError:
             return []
-        return [ln for ln in lines if " ERROR " in ln or " CRITICAL " in ln
-                or ln.startswith("Traceback")]
+        problems: list[str] = []
+        in_traceback = False
+        for ln in lines:
+            if " ERROR " in ln or " CRITICAL " in ln or ln.startswith("Traceback"):
+                problems.append(ln)
+                in_traceback = ln.startswith("Traceback")
+            elif in_traceback and not ln[:2].isdigit():
+                problems[-1] += "\n" + ln  # the traceback's body belongs to its line
+            else:
+                in_traceback = False
+        return problems
 
 
 # --------------------------------------------------------------------------- the world

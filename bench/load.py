@@ -335,6 +335,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
               f"(most: {stats['task_kinds'][:3]})", flush=True)
         problems = bot.log_problems()
         result["bot_log_problems"] = len(problems)
+        result["bot_log_problem_lines"] = problems[:40]
         if problems:
             print(f"  the bot logged {len(problems)} error line(s), first: {problems[0][:160]}")
     finally:

@@ -129,6 +129,9 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         failures += await gather_sims([s for s in sims if s.board is not None],
                                       lambda s: s.play(moves=args.moves, deadline=deadline,
                                                        timeout=args.timeout, new_games=False))
+        # every move delivered before the stop (with the request budget that takes a while):
+        # the old boards must name who really acts
+        await first.wait_idle(timeout=900)
         await settle(fake, quiet=0.3, timeout=120)
         prepared = [s for s in sims if s.board is not None and not s.board_state()[2]]
         print(f"  prepared {len(prepared)}/{n} tables in progress in "
