@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import random
 import re
 import tempfile
@@ -101,6 +102,17 @@ async def gather_sims(sims: list[TableSim], make) -> Counter:
             text = re.sub(r"\d+", "N", str(result).replace("\n", " "))
             failures[f"{type(result).__name__}: {text[:110]}"] += 1
     return failures
+
+
+def repeated_dms(fake, sims, since: float) -> int:
+    """DMs sent during the phase whose text equals the DM before it to the same player: a
+    DM should only go out when the private view changed."""
+    repeats = 0
+    for sim in sims:
+        for user in sim.users:
+            texts = [m.text for m in fake.dms(user) if m.created >= since]
+            repeats += sum(a == b for a, b in itertools.pairwise(texts))
+    return repeats
 
 
 async def watch_loop_lag(into: list[float], period: float = 0.005) -> None:
@@ -240,6 +252,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
             "routes": {k: dict(v) for k, v in calls["routes"].items()},
             "statuses": dict(calls["statuses"]), "per_move": per_move,
             "dm_posts_per_move": dm_posts / moves if moves else float("nan"),
+            "dm_repeats": repeated_dms(fake, live, since=t0),
             "extra_private_per_move": (calls["counts"]["private"] - dm_posts) / moves
             if moves else float("nan"),
             "bot_cpu": (bot.cpu_seconds() - cpu_bot) / settle_s,
@@ -280,7 +293,8 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
               f"{p['ack']['p50_ms']:.1f} ms p99 {p['ack']['p99_ms']:.1f} ms max "
               f"{p['ack']['max_ms']:.0f} ms ({late} acknowledged after 3 s); per move: "
               f"public {per_move['public']:.2f}, "
-              f"private {per_move['private']:.2f}; bot CPU {p['bot_cpu']:.0%}, bot waiting "
+              f"private {per_move['private']:.2f} ({p['dm_repeats']} DMs repeating the one "
+              f"before); bot CPU {p['bot_cpu']:.0%}, bot waiting "
               f"for a CPU {p['bot_runqueue_wait']:.0%} of the time, CPU pressure "
               f"{p['cpu_pressure']}, TCP accept-queue overflows {p['listen_overflows']}",
               flush=True)

@@ -127,20 +127,31 @@ class Publisher:
                 await self.channel(table).get_partial_message(old).delete()
 
     async def _private_views(self, table: LiveTable) -> None:
+        """DM every player whose private view changed since their last DM.
+
+        Every view is taken from one state, before the first DM is awaited: a move made
+        while a DM was on its way used to give a later seat a view one move newer than the
+        spectator's view it was compared with, so public fields (hand sizes, the phase)
+        looked private and changed, and players got DMs identical to their previous one."""
         sent = table.meta.setdefault("private_sent", {})
-        public_view = table.engine.view(table.state, None)
+        engine, state = table.engine, table.state
+        public_view = engine.view(state, None)
+        outgoing = []
         for seat, info in enumerate(table.seats):
             events = table.pending_private.pop(seat, [])
             user_id = info.get("user_id")
             if not user_id or info.get("ai"):
                 continue
-            digest = _digest(private_part(table.engine.view(table.state, seat), public_view))
+            digest = _digest(private_part(engine.view(state, seat), public_view))
             if digest == sent.get(str(seat)) and not events:
                 continue
-            delivered = await self.dm(table, user_id,
-                                      embed=render.private_embed(table, seat, events))
+            outgoing.append((seat, user_id, digest, events,
+                             render.private_embed(table, seat, events)))
+        for index, (seat, user_id, digest, _events, embed) in enumerate(outgoing):
+            delivered = await self.dm(table, user_id, embed=embed)
             if delivered is None:  # a passing failure: keep the news for the retry
-                table.pending_private[seat][:0] = events
+                for later, _, _, events, _ in outgoing[index:]:
+                    table.pending_private[later][:0] = events
                 raise DeliveryIncomplete(f"DM to seat {seat} failed")
             sent[str(seat)] = digest
 

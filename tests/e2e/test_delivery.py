@@ -1,0 +1,38 @@
+"""Delivery of private views under moves that outrun it (end to end, through the fake)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from tests.e2e.driver import TableDriver
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.mark.parametrize("command, others", [("suspense", 1), ("taboo", 2), ("suittaboo", 2)])
+async def test_moves_made_while_dms_are_on_their_way_send_no_dm_identical_to_the_last(
+        fake, world, bots, bot, command, others):
+    """Issue (benchmarks): one DM per player whose private view changed. Players here move
+    back to back without waiting for the bot's deliveries, so moves land while DMs are
+    being sent; every DM must still differ from the one before it (a view compared with a
+    spectator view one move older once made public fields look private and changed)."""
+    d = TableDriver(fake, world, bots, command)
+    users = [world.alice, world.bob, world.carol][:others + 1]
+    await d.open(users[0], users[1:])
+    for _ in range(12):
+        table = d.table
+        if table is None:
+            break
+        humans = [s for s in sorted(table.engine.waiting_for(table.state))
+                  if not table.is_ai(s)]
+        if not humans:
+            break
+        await d.take_turn(d.seat_user(humans[0]))  # no waiting for the delivery
+    await fake.settle()
+    for user in users:
+        texts = [m.text for m in fake.dms(user)]
+        assert len(texts) > 1
+        repeats = [a for a, b in itertools.pairwise(texts) if a == b]
+        assert not repeats, (user.name, repeats[0][:200])
