@@ -56,10 +56,7 @@ class CardTableBot(commands.Bot):
         self.synced_commands: list[app_commands.AppCommand] = []
 
     async def setup_hook(self) -> None:
-        from bot.ui.components import DYNAMIC_ITEMS
-
         self.storage = await Storage.open(self.settings.database_path)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
         for module in cog_modules():
             try:
                 await self.load_extension(module)
@@ -87,7 +84,13 @@ class CardTableBot(commands.Bot):
             gc.freeze()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Route our move forms (modals) by custom id; components use DynamicItem."""
+        """Route our buttons, menus and move forms (modals) by custom id (restart-proof; see
+        bot.ui.components for why not through discord.py's DynamicItem)."""
+        if interaction.type is discord.InteractionType.component:
+            from bot.ui.components import route
+
+            await route(interaction)
+            return
         if interaction.type is not discord.InteractionType.modal_submit:
             return
         data = interaction.data or {}

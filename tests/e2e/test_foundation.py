@@ -45,6 +45,24 @@ async def test_failing_command_is_reported_and_bot_survives(fake, world, bot, mo
     assert (await fake.slash(world.alice, "help", channel=world.channel)).ephemeral
 
 
+async def test_a_failing_button_is_reported_and_the_bot_survives(fake, world, bot, monkeypatch):
+    """Clicks are routed by custom id (bot.ui.components.route): a bug behind a button gets
+    the friendly answer a failing command gets, and the other buttons keep working."""
+    lobby = (await fake.slash(world.alice, "suspense new", channel=world.channel)).message
+    join = next(b["custom_id"] for b in lobby.buttons() if b.get("label") == "Join")
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    original = bot.table_ui._op_join
+    monkeypatch.setattr(bot.table_ui, "_op_join", broken)
+    result = await fake.click(world.bob, lobby, join)
+    assert result.ephemeral and "went wrong" in result.text
+    monkeypatch.setattr(bot.table_ui, "_op_join", original)
+    joined = await fake.click(world.bob, lobby, join)
+    assert not joined.ephemeral and f"<@{world.bob.id}>" in joined.message.text
+
+
 async def test_a_games_own_time_limit_is_not_overridden_by_the_bot_default(fake, world, bots):
     """Hidden Rules has its own `turn_seconds` (60 s by default): the bot-wide timer default
     (here 300 s) applies only to games without one."""
