@@ -127,13 +127,16 @@ class Publisher:
                 await self.channel(table).get_partial_message(old).delete()
 
     async def _private_views(self, table: LiveTable) -> None:
-        """DM every player whose private view changed since their last DM.
+        """DM every player whose private view changed since their last DM, unless the DM
+        would show exactly what their last one showed (a view can change in a field the DM
+        does not render, e.g. an empty list becoming None).
 
         Every view is taken from one state, before the first DM is awaited: a move made
         while a DM was on its way used to give a later seat a view one move newer than the
         spectator's view it was compared with, so public fields (hand sizes, the phase)
         looked private and changed, and players got DMs identical to their previous one."""
         sent = table.meta.setdefault("private_sent", {})
+        shown = table.meta.setdefault("private_shown", {})
         engine, state = table.engine, table.state
         public_view = engine.view(state, None)
         outgoing = []
@@ -145,15 +148,20 @@ class Publisher:
             digest = _digest(private_part(engine.view(state, seat), public_view))
             if digest == sent.get(str(seat)) and not events:
                 continue
-            outgoing.append((seat, user_id, digest, events,
-                             render.private_embed(table, seat, events)))
-        for index, (seat, user_id, digest, _events, embed) in enumerate(outgoing):
+            base = render.private_embed(table, seat)
+            looks = _digest(base.to_dict())
+            if looks == shown.get(str(seat)) and not events:
+                sent[str(seat)] = digest  # nothing the player would see is new
+                continue
+            embed = render.private_embed(table, seat, events) if events else base
+            outgoing.append((seat, user_id, digest, looks, events, embed))
+        for index, (seat, user_id, digest, looks, _events, embed) in enumerate(outgoing):
             delivered = await self.dm(table, user_id, embed=embed)
             if delivered is None:  # a passing failure: keep the news for the retry
-                for later, _, _, events, _ in outgoing[index:]:
+                for later, _, _, _, events, _ in outgoing[index:]:
                     table.pending_private[later][:0] = events
                 raise DeliveryIncomplete(f"DM to seat {seat} failed")
-            sent[str(seat)] = digest
+            sent[str(seat)], shown[str(seat)] = digest, looks
 
     async def dm(self, table: LiveTable, user_id: int, **content) -> bool | None:
         """DM a player. True = sent; False = their DMs are closed (the channel is told once,

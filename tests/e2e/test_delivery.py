@@ -36,3 +36,34 @@ async def test_moves_made_while_dms_are_on_their_way_send_no_dm_identical_to_the
         assert len(texts) > 1
         repeats = [a for a, b in itertools.pairwise(texts) if a == b]
         assert not repeats, (user.name, repeats[0][:200])
+
+
+async def test_a_view_change_the_dm_would_not_show_sends_no_dm(fake, world, bots, bot,
+                                                                 monkeypatch):
+    """A private view that changes only in something the DM does not render (here a
+    counter added to every seat view) must not send players a DM identical to their last."""
+    d = TableDriver(fake, world, bots, "suspense")
+    await d.open(world.alice, [world.bob])
+    engine_type = type(d.table.engine)
+    real_view = engine_type.view
+    ticks = itertools.count()
+
+    def noisy_view(self, state, seat=None):
+        view = real_view(self, state, seat)
+        return view if seat is None else {**view, "noise": next(ticks)}
+
+    monkeypatch.setattr(engine_type, "view", noisy_view)
+    for _ in range(8):
+        table = d.table
+        if table is None:
+            break
+        humans = [s for s in sorted(table.engine.waiting_for(table.state))
+                  if not table.is_ai(s)]
+        if not humans:
+            break
+        await d.take_turn(d.seat_user(humans[0]))
+        await d.synced()
+    for user in (world.alice, world.bob):
+        texts = [m.text for m in fake.dms(user)]
+        assert len(texts) > 1
+        assert not [a for a, b in itertools.pairwise(texts) if a == b], user.name
