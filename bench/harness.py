@@ -244,9 +244,8 @@ class TableSim:
 
     def _newest_board(self) -> Any:
         marker = f"t:{self.table_id}:hand"
-        for message in reversed(self.fake.channel_messages(self.channel)):
-            if not message.deleted and any(marker in c.get("custom_id", "")
-                                           for c in message.buttons()):
+        for message in reversed(self.fake.channel_messages(self.channel)):  # not deleted
+            if any(marker in c.get("custom_id", "") for c in message.buttons()):
                 return message
         return None
 

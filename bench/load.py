@@ -414,9 +414,9 @@ def report(results: list[dict[str, Any]], args) -> None:
               "loop reading it off the socket; inside the bot: from there to the bot starting "
               "its callback request (decode, dispatch, handler, lock, SQLite); callback → fake: "
               "until the fake received the callback. fake/bot loop lag: how late a 5 ms sleep "
-              "wakes up in this process (fake + players) / in the bot. save_table/save_metas/finish_table: one awaited storage "
-              "call (waiting for the write lock included); sqlite trip: one statement's trip "
-              "through aiosqlite's thread.")
+              "wakes up in this process (fake + players) / in the bot. save_table/save_metas/"
+              "finish_table: one awaited storage call (waiting for the write lock included); "
+              "sqlite trip: one statement's trip through aiosqlite's thread.")
         for r in traced:
             gc = r["play"]["gc"]
             print(f"\n{r['tables']} tables: {gc['collections']} garbage collections in the bot "

@@ -78,7 +78,7 @@ class CardTableBot(commands.Bot):
         if self._freeze_gc:
             # Full collections otherwise rescan those ~100k long-lived objects: at 100 busy
             # tables GC took 21 % of the bot's time with pauses up to 110 ms; frozen, 12 %
-            # and 37 ms, and 14 % more moves per second (bench.load, --what-if gc-freeze).
+            # and 37 ms, and 14 % more moves per second (bench.load A/B, 2026-11-23).
             self._freeze_gc = False
             gc.collect()
             gc.freeze()
@@ -118,7 +118,7 @@ class CardTableBot(commands.Bot):
         """Every failure gets a friendly ephemeral answer; the bot keeps running."""
         from bot.tables.service import TableError
         from bot.tables.settings import OptionsError
-        from bot.ui.replies import reply_error
+        from bot.ui.replies import SOMETHING_WENT_WRONG, reply_error
 
         original = getattr(error, "original", error)
         if isinstance(original, TableError | OptionsError):
@@ -131,7 +131,7 @@ class CardTableBot(commands.Bot):
             text = f"I couldn't understand `{error.value}`. Please pick from the suggestions."
         else:
             log.exception("command failed", exc_info=original)
-            text = "Something went wrong on my side; nothing was changed. Please try again."
+            text = SOMETHING_WENT_WRONG
         await reply_error(interaction, text)
 
 

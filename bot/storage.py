@@ -129,29 +129,22 @@ _SAVE_COLUMNS = ("id", "expected", "status", "host_id", "seats", "options", "sta
                  "board_message_id", "meta", "started_at", "updated_at")
 
 
-@functools.cache
-def _save_sql(rows: int) -> str:
-    """One UPDATE for `rows` saves: each row is written only if it is still at the version
-    its save expects. No RETURNING: sqlite3 hands the GIL over once per returned row, which
-    with a busy event loop cost up to 3 ms a row (0.4 s for a batch of 125, bench.load);
-    a plain UPDATE is one step however many rows it writes."""
-    values = ", ".join(["(" + ",".join("?" * len(_SAVE_COLUMNS)) + ")"] * rows)
-    sets = ", ".join(f"{c}=v.{c}" for c in _SAVE_COLUMNS[2:])
-    return (f"WITH v({', '.join(_SAVE_COLUMNS)}) AS (VALUES {values}) "
-            f"UPDATE game_tables SET {sets} FROM v "
-            f"WHERE game_tables.id = v.id AND game_tables.version = v.expected")
-
-
 _META_BATCH = 500  # tables per meta statement (4 parameters each)
+_META_COLUMNS = ("id", "board_message_id", "meta", "updated_at")
 
 
 @functools.cache
-def _meta_sql(rows: int) -> str:
-    """One UPDATE of message ids and bookkeeping for `rows` tables (see _save_sql)."""
-    values = ", ".join(["(?,?,?,?)"] * rows)
-    return (f"WITH v(id, board_message_id, meta, updated_at) AS (VALUES {values}) "
-            f"UPDATE game_tables SET board_message_id=v.board_message_id, meta=v.meta, "
-            f"updated_at=v.updated_at FROM v WHERE game_tables.id = v.id")
+def _batch_update_sql(columns: tuple[str, ...], rows: int) -> str:
+    """One UPDATE of `rows` game_tables rows from a VALUES list: `columns` starts with `id`
+    (and, for versioned saves, `expected`: a row is written only if still at that version);
+    every other column is set. One statement however many rows: sqlite3 seemed to hand the
+    GIL over for every row it steps (a row per `executemany` item or `RETURNING` result),
+    and a 125-save batch with `RETURNING` took 0.4 s on a busy event loop (bench.load)."""
+    values = ", ".join(["(" + ",".join("?" * len(columns)) + ")"] * rows)
+    sets = ", ".join(f"{c}=v.{c}" for c in columns if c not in ("id", "expected"))
+    versioned = " AND game_tables.version = v.expected" if "expected" in columns else ""
+    return (f"WITH v({', '.join(columns)}) AS (VALUES {values}) "
+            f"UPDATE game_tables SET {sets} FROM v WHERE game_tables.id = v.id{versioned}")
 
 
 def _settle_saves(batch: list[tuple[TableRow, int, asyncio.Future[None]]],
@@ -368,7 +361,7 @@ class Storage:
     async def _update_rows(self, batch: list[tuple[TableRow, int, asyncio.Future[None]]],
                            params: list[Any], stamp: float) -> set[int]:
         """Run one batch's UPDATE; the ids of the rows it wrote."""
-        cursor = await self._db.execute(_save_sql(len(batch)), params)
+        cursor = await self._db.execute(_batch_update_sql(_SAVE_COLUMNS, len(batch)), params)
         if cursor.rowcount == len(batch):
             return {row.id for row, _, _ in batch}
         # Some were stale (rare): the rows written are those stamped with this batch's
@@ -389,14 +382,14 @@ class Storage:
     @_writes
     async def save_metas(self, tables: list[TableRow]) -> None:
         """`save_meta` for many tables (the service batches them): one statement per 500
-        tables, not one step per table (see _save_sql)."""
+        tables (see _batch_update_sql)."""
         now = self._stamp()
         for start in range(0, len(tables), _META_BATCH):
             chunk = tables[start:start + _META_BATCH]
             params: list[Any] = []
             for t in chunk:
                 params += (t.id, t.board_message_id, json.dumps(t.meta), now)
-            await self._db.execute(_meta_sql(len(chunk)), params)
+            await self._db.execute(_batch_update_sql(_META_COLUMNS, len(chunk)), params)
 
     @_writes
     async def delete_table(self, table_id: int) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 
 import discord
 
-from bot.ui.replies import reply_error
+from bot.ui.replies import SOMETHING_WENT_WRONG, reply_error
 
 log = logging.getLogger("cardtable.ui")
 
@@ -80,8 +80,7 @@ async def route(interaction: discord.Interaction) -> bool:
         return await _route(interaction)
     except Exception:
         log.exception("component %s failed", (interaction.data or {}).get("custom_id"))
-        await reply_error(interaction, "Something went wrong on my side; nothing was changed. "
-                          "Please try again.")
+        await reply_error(interaction, SOMETHING_WENT_WRONG)
         return True
 
 

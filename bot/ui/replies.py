@@ -8,6 +8,9 @@ import discord
 
 log = logging.getLogger("cardtable.ui")
 
+# What a person sees when a command or a click hits a bug of ours (logged, not shown).
+SOMETHING_WENT_WRONG = "Something went wrong on my side; nothing was changed. Please try again."
+
 
 async def reply(interaction: discord.Interaction, content: str | None = None, *,
                 ephemeral: bool = True, embed: discord.Embed | None = None,

@@ -11,6 +11,29 @@ from tests.e2e.driver import TableDriver
 pytestmark = pytest.mark.e2e
 
 
+async def play_moves(d: TableDriver, count: int, *, wait_for_delivery: bool) -> None:
+    """Up to `count` moves, each by the first human the game waits for."""
+    for _ in range(count):
+        table = d.table
+        if table is None:
+            return
+        humans = [s for s in sorted(table.engine.waiting_for(table.state))
+                  if not table.is_ai(s)]
+        if not humans:
+            return
+        await d.take_turn(d.seat_user(humans[0]))
+        if wait_for_delivery:
+            await d.synced()
+
+
+def assert_no_dm_repeats_the_last(fake, users) -> None:
+    for user in users:
+        texts = [m.text for m in fake.dms(user)]
+        assert len(texts) > 1
+        repeats = [a for a, b in itertools.pairwise(texts) if a == b]
+        assert not repeats, (user.name, repeats[0][:200])
+
+
 @pytest.mark.parametrize("command, others", [("suspense", 1), ("taboo", 2), ("suittaboo", 2)])
 async def test_moves_made_while_dms_are_on_their_way_send_no_dm_identical_to_the_last(
         fake, world, bots, bot, command, others):
@@ -21,21 +44,9 @@ async def test_moves_made_while_dms_are_on_their_way_send_no_dm_identical_to_the
     d = TableDriver(fake, world, bots, command)
     users = [world.alice, world.bob, world.carol][:others + 1]
     await d.open(users[0], users[1:])
-    for _ in range(12):
-        table = d.table
-        if table is None:
-            break
-        humans = [s for s in sorted(table.engine.waiting_for(table.state))
-                  if not table.is_ai(s)]
-        if not humans:
-            break
-        await d.take_turn(d.seat_user(humans[0]))  # no waiting for the delivery
+    await play_moves(d, 12, wait_for_delivery=False)
     await fake.settle()
-    for user in users:
-        texts = [m.text for m in fake.dms(user)]
-        assert len(texts) > 1
-        repeats = [a for a, b in itertools.pairwise(texts) if a == b]
-        assert not repeats, (user.name, repeats[0][:200])
+    assert_no_dm_repeats_the_last(fake, users)
 
 
 async def test_a_view_change_the_dm_would_not_show_sends_no_dm(fake, world, bots, bot,
@@ -53,17 +64,5 @@ async def test_a_view_change_the_dm_would_not_show_sends_no_dm(fake, world, bots
         return view if seat is None else {**view, "noise": next(ticks)}
 
     monkeypatch.setattr(engine_type, "view", noisy_view)
-    for _ in range(8):
-        table = d.table
-        if table is None:
-            break
-        humans = [s for s in sorted(table.engine.waiting_for(table.state))
-                  if not table.is_ai(s)]
-        if not humans:
-            break
-        await d.take_turn(d.seat_user(humans[0]))
-        await d.synced()
-    for user in (world.alice, world.bob):
-        texts = [m.text for m in fake.dms(user)]
-        assert len(texts) > 1
-        assert not [a for a, b in itertools.pairwise(texts) if a == b], user.name
+    await play_moves(d, 8, wait_for_delivery=True)
+    assert_no_dm_repeats_the_last(fake, [world.alice, world.bob])
