@@ -481,6 +481,25 @@ def ack_legs(fake, trace: dict[str, Any], ids: list[int]) -> dict[str, list[floa
     return legs
 
 
+def ack_timeline(fake, trace: dict[str, Any], ids: dict[str, list[int]], t0: float
+                 ) -> list[list[Any]]:
+    """Per interaction: [kind, sent (s after t0), fake→bot, inside the bot, callback→fake]
+    in ms, in order of sending: whether slow acknowledgements come in bursts shows here."""
+    received, callback = trace.get("received", {}), trace.get("callback", {})
+    rows = []
+    for kind, values in ids.items():
+        for iid in values:
+            pending = fake.interactions.get(iid)
+            got, answered = received.get(str(iid)), callback.get(str(iid))
+            if pending is None or pending.acked_at is None or got is None or answered is None:
+                continue
+            rows.append([kind, round(pending.dispatched_at - t0, 4),
+                         round((got - pending.dispatched_at) * 1e3, 2),
+                         round((answered - got) * 1e3, 2),
+                         round((pending.acked_at - answered) * 1e3, 2)])
+    return sorted(rows, key=lambda row: row[1])
+
+
 def latency_summary(values: list[float], late: int = 0) -> dict[str, float]:
     """Percentiles in ms; `late` interactions acknowledged after Discord's 3 s (or never)
     count as infinitely slow, so a percentile that falls among them reads "> 3 s"."""

@@ -62,6 +62,7 @@ from bench.harness import (
     TableSim,
     TableSpec,
     ack_legs,
+    ack_timeline,
     build_world,
     fresh_files,
     latency_summary,
@@ -278,6 +279,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
             result["play"]["legs_by_kind"] = {
                 kind: {leg: latency_summary(v) for leg, v in ack_legs(fake, trace, i).items()}
                 for kind, i in ids.items()}
+            result["play"]["timeline"] = ack_timeline(fake, trace, ids, t0)
             result["play"]["loop_lag"] = latency_summary(trace["loop_lag"])
             result["play"]["fake_loop_lag"] = latency_summary(fake_lag)
             result["play"]["storage"] = {k: latency_summary(v)

@@ -34,6 +34,14 @@ class RequestBudget:
     second after its answer came back. Every request Discord counted in a given second still
     held its slot at that moment, so Discord never sees more than `per_second` of them.
     Waiters are served in arrival order, so no table's delivery starves.
+
+    Slots also come back evenly spaced, at least `window / per_second` apart. Handed back
+    exactly one window after their answers, slots taken together came back together, so
+    under a backlog the bot sent its requests in waves: every second about `per_second`
+    boards changed within a few milliseconds, the players they named all clicked at once,
+    and the bot answered those clicks one after another (bench.load at 500 tables: ack p99
+    0.7 s while the bot used 7 % of a core). Spacing keeps the same rate and the same
+    guarantee (a slot is never back earlier than a window after its answer).
     """
 
     def __init__(self, per_second: int, *, window: float = WINDOW_SECONDS) -> None:
@@ -42,6 +50,8 @@ class RequestBudget:
         self.per_second = per_second
         self.window = window
         self._slots = asyncio.Semaphore(per_second)
+        self._spacing = window / per_second
+        self._next_release = 0.0  # loop time before which no further slot comes back
         self.waits = 0  # requests that had to wait (for logs and benchmarks)
         self.waiting = 0  # requests waiting for a slot right now (a backlog, for benchmarks)
 
@@ -58,7 +68,15 @@ class RequestBudget:
         try:
             yield
         finally:
-            asyncio.get_running_loop().call_later(self.window, self._slots.release)
+            self._release_later()
+
+    def _release_later(self) -> None:
+        """Give the slot back a window from now, and not sooner than `_spacing` after the
+        slot given back before it."""
+        loop = asyncio.get_running_loop()
+        at = max(loop.time() + self.window, self._next_release)
+        self._next_release = at + self._spacing
+        loop.call_at(at, self._slots.release)
 
 
 def install(http: Any, budget: RequestBudget) -> None:

@@ -18,9 +18,11 @@ class FakeServer:
 
     def __init__(self, seed: int = 1) -> None:
         self.arrivals: list[float] = []
+        self.starts: list[float] = []  # when each request left the bot (had its slot)
         self.rng = random.Random(seed)
 
     async def request(self, route, **kwargs):
+        self.starts.append(time.monotonic())
         await asyncio.sleep(self.rng.uniform(0, WINDOW * 0.6))
         self.arrivals.append(time.monotonic())
         await asyncio.sleep(self.rng.uniform(0, WINDOW * 0.3))
@@ -47,6 +49,20 @@ async def test_the_server_never_counts_more_than_the_budget_in_one_window():
     assert len(server.arrivals) == 30
     assert server.busiest_window() <= 4
     assert budget.waits > 0
+
+
+async def test_under_a_backlog_requests_leave_evenly_spaced_not_in_waves():
+    """Slots taken together must not come back together: a wave of board updates makes
+    every player it names click at the same moment (bench.load). After the first
+    `per_second` requests, consecutive requests leave at least window/per_second apart."""
+    budget = RequestBudget(4, window=WINDOW)
+    server = FakeServer()
+    install(server, budget)
+    await asyncio.gather(*(server.request(i) for i in range(16)))
+    starts = sorted(server.starts)
+    gaps = [b - a for a, b in zip(starts[4:], starts[5:])]
+    assert min(gaps) >= 0.9 * WINDOW / 4
+    assert server.busiest_window() <= 4
 
 
 async def test_without_the_budget_the_same_burst_overshoots():
