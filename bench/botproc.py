@@ -287,7 +287,9 @@ async def commands(bot) -> None:
                  task_kinds=kinds.most_common(6),
                  gc_objects=len(gc.get_objects()), full_gc_seconds=full_gc,
                  cached_messages=len(bot.cached_messages),
-                 guilds=len(bot.guilds), private_channels=len(bot.private_channels))
+                 guilds=len(bot.guilds), private_channels=len(bot.private_channels),
+                 rate_limit_buckets=len(bot.http._buckets),
+                 bucket_walks=getattr(bot.bucket_sweeper, "walks", None))
         elif line == "idle":
             # deliveries still to make, and requests queued for the request budget: a phase
             # of the benchmark should not start while the last one is still draining

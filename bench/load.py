@@ -348,7 +348,9 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         print(f"  bot heap after the run: {stats['gc_objects']:,} objects tracked by the GC "
               f"(a full collection took {stats['full_gc_seconds'] * 1e3:.0f} ms), "
               f"{stats['cached_messages']} cached messages, {stats['tasks']} asyncio tasks "
-              f"(most: {stats['task_kinds'][:3]})", flush=True)
+              f"(most: {stats['task_kinds'][:3]}); {stats.get('rate_limit_buckets')} "
+              f"discord.py rate-limit buckets, walked {stats.get('bucket_walks')} times "
+              "for idle ones", flush=True)
         problems = bot.log_problems()
         result["bot_log_problems"] = len(problems)
         result["bot_log_problem_lines"] = problems[:40]

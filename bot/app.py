@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import request_budget
+from bot import http_buckets, request_budget
 from bot.settings import Settings
 from bot.storage import Storage
 
@@ -42,6 +42,7 @@ class CardTableBot(commands.Bot):
                          help_command=None, **kwargs)
         self.settings = settings
         self._freeze_gc = freeze_gc
+        self.bucket_sweeper = http_buckets.install(self.http)
         self.request_budget: request_budget.RequestBudget | None = None
         if settings.rest_requests_per_second:
             self.request_budget = request_budget.RequestBudget(settings.rest_requests_per_second)

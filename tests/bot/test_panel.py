@@ -68,3 +68,26 @@ def test_back_skips_screens_that_were_stepped_through():
     assert panel.back_of(engine, None, 0, [], top.prefix) is None
     deeper = panel.resolve(engine, None, 0, [], (0, 0))
     assert panel.back_of(engine, None, 0, [], deeper.prefix) == (0,)
+
+
+def test_menu_paths_are_computed_once_per_state_and_seat():
+    """A move through the panel resolves several screens of one state (Take my turn, each
+    step, Back, the final click); the legal actions are asked for once. A new state (every
+    move makes one; states are never mutated) or another seat asks again."""
+
+    class Counting(TreeEngine):
+        calls = 0
+
+        def legal_actions(self, state, seat):
+            Counting.calls += 1
+            return self.actions
+
+    engine = Counting([("Play", "7♠"), ("Play", "8♥"), ("Pass",)])
+    state, names = object(), ["Ann", "Bo"]
+    for prefix in [(), (0,), (0, 1), (1,)]:
+        panel.resolve(engine, state, 0, names, prefix)
+    panel.back_of(engine, state, 0, names, (0, 1))
+    assert Counting.calls == 1
+    panel.resolve(engine, object(), 0, names, ())
+    panel.resolve(engine, state, 1, names, ())
+    assert Counting.calls == 3

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import time
 
@@ -60,7 +61,7 @@ async def test_under_a_backlog_requests_leave_evenly_spaced_not_in_waves():
     install(server, budget)
     await asyncio.gather(*(server.request(i) for i in range(16)))
     starts = sorted(server.starts)
-    gaps = [b - a for a, b in zip(starts[4:], starts[5:])]
+    gaps = [b - a for a, b in itertools.pairwise(starts[4:])]
     assert min(gaps) >= 0.9 * WINDOW / 4
     assert server.busiest_window() <= 4
 
