@@ -225,6 +225,8 @@ class TableSim:
     no_answer: Counter = field(default_factory=Counter)
     errors: Counter = field(default_factory=Counter)
     last_error: str = ""
+    confirmed_at: list[float] = field(default_factory=list)  # when each move was confirmed
+    stuck_at: int | None = None  # the board version that did not move on within the timeout
 
     # ---------------------------------------------------------------- reading the board
     def board_state(self) -> tuple[int, list[Any], bool]:
@@ -267,6 +269,7 @@ class TableSim:
             if over or (version > newer_than and actors):
                 return version, actors, over
             if time.monotonic() > deadline:
+                self.stuck_at = version
                 raise TimeoutError(f"table {self.table_id}: board stuck at move {version}")
             await asyncio.sleep(self.poll)
 
@@ -370,6 +373,7 @@ class TableSim:
         text = result.text
         if CONFIRM in text:
             self.moves += 1
+            self.confirmed_at.append(time.monotonic())
             return True
         reason = text.split("\n", 1)[0][:80] or f"callback type {result.type}"
         self.errors[re.sub(r"\d+", "N", reason)] += 1
@@ -388,6 +392,7 @@ class TableSim:
                     seen, min(timeout, max(deadline - time.monotonic(), 0.1)))
             except TimeoutError as exc:
                 if time.monotonic() >= deadline:
+                    self.stuck_at = None  # the phase ended, not the patience
                     return
                 self.errors[str(exc).split(":")[1].strip()[:40]] += 1
                 return
@@ -498,6 +503,29 @@ def ack_timeline(fake, trace: dict[str, Any], ids: dict[str, list[int]], t0: flo
                          round((answered - got) * 1e3, 2),
                          round((pending.acked_at - answered) * 1e3, 2)])
     return sorted(rows, key=lambda row: row[1])
+
+
+def opening_and_steady(fake, sims: list[TableSim], start: float, end: float
+                        ) -> dict[str, Any]:
+    """Acknowledgement latency of a play phase split at the moment every table had made its
+    first move. Play starts with every table's board already showing, so every table's
+    first player clicks within the same few milliseconds: an opening burst no server sees
+    in real life (tables start at different times), measured apart from the play after it.
+    An interaction never acknowledged (or after Discord's 3 s) counts as infinitely slow."""
+    firsts = [next((t for t in sim.confirmed_at if t >= start), None) for sim in sims]
+    opening_end = max((t for t in firsts if t is not None), default=start)
+    parts: dict[str, list[float]] = {"opening": [], "steady": []}
+    for pending in fake.interactions.values():
+        if not start <= pending.dispatched_at <= end:
+            continue
+        latency = (pending.acked_at - pending.dispatched_at
+                   if pending.acked_at is not None else float("inf"))
+        parts["opening" if pending.dispatched_at < opening_end else "steady"].append(latency)
+    out: dict[str, Any] = {"opening_seconds": opening_end - start}
+    for name, values in parts.items():
+        finite = [v for v in values if v <= 3.0]
+        out[name] = latency_summary(finite, len(values) - len(finite))
+    return out
 
 
 def latency_summary(values: list[float], late: int = 0) -> dict[str, float]:
