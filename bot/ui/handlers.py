@@ -265,17 +265,21 @@ class TableInteractions:
 
 class TextModal(discord.ui.Modal):
     """The form for a move's free text. Submissions are routed by custom id in
-    `CardTableBot.on_interaction`, so they work even if the bot restarted meanwhile."""
+    `CardTableBot.on_interaction`, so they work even if the bot restarted meanwhile.
+
+    discord.py need not keep the form: it would store it with a 15-minute timeout task until
+    it was submitted, and a form opened again under the same custom id left the earlier one's
+    task behind (hundreds of them after a 500-table bench.load run)."""
 
     def __init__(self, prompt, custom_id: str) -> None:
-        super().__init__(title=prompt.title[:45], custom_id=custom_id, timeout=900)
+        super().__init__(title=prompt.title[:45], custom_id=custom_id, timeout=None)
         self.add_item(discord.ui.TextInput(label=prompt.label[:45], custom_id="text",
                                            placeholder=prompt.placeholder[:100] or None,
                                            required=prompt.required,
                                            max_length=prompt.max_length))
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        return None  # handled by the bot's interaction router
+    def is_finished(self) -> bool:
+        return True  # never stored by discord.py (see the class docstring)
 
 
 def action_label(table: LiveTable, action: Any) -> str:

@@ -113,6 +113,9 @@ async def enforce_by_panel(fake, d: TableDriver, user, holder_name: str, hint: s
     pick = next(b for b in rules if b["label"] == f"Rule of {holder_name}")
     result = await fake.click(user, result.message, pick["custom_id"])
     assert result.modal is not None and result.modal.title.startswith("Enforce")
+    # the bot routes the form's submission itself: discord.py keeps no copy of it (and no
+    # 15-minute timeout task per form shown)
+    assert not d.bot._connection._view_store._modals
     done = await fake.submit_modal(user, result.modal.custom_id, {"text": hint})
     assert done.ephemeral and "✅" in done.text, done.text
     await fake.settle()
