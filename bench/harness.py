@@ -509,8 +509,9 @@ def opening_and_steady(fake, sims: list[TableSim], start: float, end: float
                         ) -> dict[str, Any]:
     """Acknowledgement latency of a play phase split at the moment every table had made its
     first move. Play starts with every table's board already showing, so every table's
-    first player clicks within the same few milliseconds: an opening burst no server sees
-    in real life (tables start at different times), measured apart from the play after it.
+    first player clicks within the same few milliseconds: an opening burst, the worst case
+    (real tables do not all wait for a click at the same moment), measured apart from the
+    play after it.
     An interaction never acknowledged (or after Discord's 3 s) counts as infinitely slow."""
     firsts = [next((t for t in sim.confirmed_at if t >= start), None) for sim in sims]
     opening_end = max((t for t in firsts if t is not None), default=start)

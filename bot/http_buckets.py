@@ -3,7 +3,7 @@
 discord.py keeps one rate-limit bucket per route and channel (so one per DM channel too) and
 drops those idle for five minutes. It looks for idle ones each time it creates a bucket, and
 once it holds 256 or more it walks *all* of them every time: at 500 tables the bot holds
-about 3,500 live buckets, every new one cost a walk of 0.4 ms, and the first move at every
+about 3,100 live buckets, every new one cost a walk of 0.4 ms, and the first move at every
 table (its first board repost opens a DELETE bucket per channel) made 500 walks in a row,
 the largest single item in a cProfile of that burst (bench.load, 2026-11-23).
 
