@@ -31,6 +31,12 @@ class Card:
     rank: int  # 1..13, 0 = joker
     suit: str = ""  # "s", "h", "d", "c"; "" for a joker
 
+    def __post_init__(self) -> None:
+        # A rank given as 5.0 or True equals 5 or 1 under ==, so such a card would pass for
+        # the one in a hand and then show as "5.0♥": refuse it where it is made.
+        if type(self.rank) is not int or type(self.suit) is not str:
+            raise InvalidActionError(f"Not a card: rank {self.rank!r}, suit {self.suit!r}.")
+
     @property
     def is_joker(self) -> bool:
         return self.rank == 0

@@ -6,6 +6,7 @@ layer only ever sees what `view` and `Event` give it, which is how hidden cards 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections.abc import Mapping, Sequence
@@ -235,10 +236,31 @@ class Engine(Generic[S, A]):
             raise NotYourTurnError("It is not your turn.")
 
     def check_legal(self, state: S, seat: Seat, action: A) -> None:
-        """Generic legality check: the action must be one `legal_actions` lists."""
+        """Generic legality check: the action must be one `legal_actions` lists, with the
+        same types inside (Python finds `True == 1 == 1.0`, but a seat or a value given as a
+        bool or a float is not the listed move)."""
         self.check_turn(state, seat)
-        if action not in self.legal_actions(state, seat):
+        legal = self.legal_actions(state, seat)
+        try:
+            listed = legal[legal.index(action)] if action in legal else None
+        except (TypeError, ValueError):
+            listed = None
+        if listed is None or not same_types(listed, action):
             raise IllegalActionError("That move is not allowed right now.")
 
     def __repr__(self) -> str:
         return f"<engine {self.name}>"
+
+
+def same_types(a: Any, b: Any) -> bool:
+    """Whether two equal values also have the same types all the way down (dataclass
+    fields, tuples, lists): `Keep(trigger=11)` and `Keep(trigger=11.0)` are equal but only
+    the first is a move an engine lists."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, tuple | list):
+        return len(a) == len(b) and all(same_types(x, y) for x, y in zip(a, b, strict=True))
+    if dataclasses.is_dataclass(a) and not isinstance(a, type):
+        return all(same_types(getattr(a, f.name), getattr(b, f.name))
+                   for f in dataclasses.fields(a))
+    return True

@@ -460,6 +460,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             ace_as = action.ace_as  # type: ignore[attr-defined]
             if seat != s.to_play or card not in s.hands[seat]:
                 return False
+            if type(ace_as) is not int:  # 1.0 or True equal 1 but are not a listed move
+                return False
             return ace_as in (1, 11) if card.rank == 1 else ace_as == 0
         if kind is Enforce:
             holder = action.holder  # type: ignore[attr-defined]

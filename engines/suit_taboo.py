@@ -39,6 +39,7 @@ from engines.core import (
     Step,
     private,
     public,
+    same_types,
 )
 
 T = TypeVar("T")
@@ -540,7 +541,7 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
                 action = _canonical_cast(action)
             legal = self.legal_actions(state, seat)
             try:
-                ok = action in legal
+                ok = any(x == action and same_types(x, action) for x in legal)
             except TypeError:
                 ok = False
         if not ok:
@@ -1044,7 +1045,8 @@ def _cast_is_legal(s: SuitTabooState, seat: int, a: Cast) -> bool:
     if cat is None or a.kind != "cast" or not isinstance(shots, tuple) or not 1 <= len(shots) <= 3:
         return False
     for shot in shots:
-        if not isinstance(shot, tuple) or len(shot) != 2:
+        # a target given as True or 1.0 equals seat 1 but is not a listed move
+        if not isinstance(shot, tuple) or len(shot) != 2 or type(shot[1]) is not int:
             return False
     others = _OTHERS[s.n][seat]
     pool = [*s.hands[seat], *s.open]

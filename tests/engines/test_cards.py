@@ -35,3 +35,11 @@ def test_decks():
     assert len(set(make_deck())) == 52
     assert len(make_deck(jokers=2, decks=2)) == 108
     assert parse_cards("10h, Q♠ joker") == [Card(10, "h"), Card(12, "s"), JOKER]
+
+
+@pytest.mark.parametrize("rank, suit", [(5.0, "h"), (True, "s"), ("5", "h"), (5, None)])
+def test_a_card_is_made_only_from_an_int_rank_and_a_suit_letter(rank, suit):
+    """A rank of 5.0 or True equals 5 or 1 under ==: such a card would pass for the one in a
+    hand and then show as "5.0♥", so it cannot be made."""
+    with pytest.raises(InvalidActionError):
+        Card(rank, suit)

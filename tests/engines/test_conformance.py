@@ -6,6 +6,7 @@ exercised by hypothesis over seeds and player counts with random legal play.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -179,3 +180,54 @@ def test_ai_and_default_actions_are_legal(name, seed, pick):
         default = engine.default_action(state, seat)
         engine.apply(state, seat, default)  # must not raise
         state = engine.apply(state, seat, action).state
+
+
+def _bent(value):
+    """`value` with one int inside it (dataclass field or tuple item, recursively) replaced
+    by an equal float or bool: equal under ==, but not what the engine lists."""
+    if type(value) is int:
+        return [float(value), *([bool(value)] if value in (0, 1) else [])]
+    if type(value) is tuple:
+        return [(*value[:i], alt, *value[i + 1:])
+                for i, item in enumerate(value) for alt in _bent(item)]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out = []
+        for f in dataclasses.fields(value):
+            for alt in _bent(getattr(value, f.name)):
+                try:
+                    out.append(dataclasses.replace(value, **{f.name: alt}))
+                except (TypeError, ValueError):
+                    pass
+        return out
+    return []
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), pick=st.randoms(use_true_random=False))
+def test_an_action_with_a_float_or_bool_for_an_int_is_refused_or_read_as_listed(name, seed,
+                                                                              pick):
+    """DESIGN §2 (`apply` raises IllegalActionError for anything not legal): `True == 1 ==
+    1.0` in Python, so a seat or value given as a bool or a float must not slip through as a
+    legal move and end up in the state. An engine may refuse it or read it as the listed
+    move it equals (Taboo reads a group however it is written); either way the new state
+    is the one the listed move makes."""
+    engine = ENGINES[name]
+    n = _players(engine, pick)
+    rng = random.Random(seed)
+    state = engine.new_game(n, seed)
+    for _ in range(40):
+        seats = sorted(engine.to_act(state))
+        if not seats:
+            break
+        seat = rng.choice(seats)
+        legal = list(engine.legal_actions(state, seat))
+        for action in rng.sample(legal, min(6, len(legal))):
+            listed = engine.dump(engine.apply(state, seat, action).state)
+            for bent in _bent(action):
+                try:
+                    step = engine.apply(state, seat, bent)
+                except IllegalActionError:
+                    continue
+                assert engine.dump(step.state) == listed, (name, action, bent)
+        state = engine.apply(state, seat, rng.choice(legal)).state
