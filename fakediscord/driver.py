@@ -463,8 +463,12 @@ class DriverMixin(InteractionsMixin):
             raise FakeDiscordError(f"{pending.description}: no bot is connected to the fake")
         await self._drain_broadcasts()
         since = self.mark()
-        pending.dispatched_at = time.monotonic()
-        await self.gateway.send_event(session, "INTERACTION_CREATE", self._payload(pending, data))
+        payload = self._payload(pending, data)
+
+        def sent() -> None:
+            pending.dispatched_at = time.monotonic()
+
+        await self.gateway.send_event(session, "INTERACTION_CREATE", payload, on_send=sent)
 
         if not await self._wait_until(
             lambda: pending.response_type is not None or bool(self._late_acks_for(pending)), timeout

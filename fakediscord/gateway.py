@@ -15,6 +15,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -100,7 +101,12 @@ class Gateway:
                 continue
             await self.send_event(session, event, data)
 
-    async def send_event(self, session: GatewaySession, event: str, data: JSON) -> None:
+    async def send_event(self, session: GatewaySession, event: str, data: JSON, *,
+                         on_send: Callable[[], None] | None = None) -> None:
+        """`on_send` runs as the frame is handed to the socket (after this session's earlier
+        frames and this one's encoding): an interaction's clock starts there, not while the
+        fake is still encoding other clicks' events (its own work, which Discord does on its
+        own machines)."""
         # Counts as activity for settle(): the bot needs a moment to react to an event.
         self.fake._last_activity = time.monotonic()
         async with session.lock:
@@ -109,9 +115,12 @@ class Gateway:
             session.buffer.append(frame)
             del session.buffer[:-500]
             ws = session.ws
+            text = json.dumps(frame)
+            if on_send is not None:
+                on_send()
             if ws is not None and not ws.closed:
                 try:
-                    await ws.send_str(json.dumps(frame))
+                    await ws.send_str(text)
                 except (ConnectionError, RuntimeError):
                     _log.debug("dropping %s for a closed socket (kept for RESUME)", event)
 
