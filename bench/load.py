@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import itertools
 import random
 import re
@@ -143,6 +144,29 @@ def phase_latencies(sims: list[TableSim]) -> dict[str, list[float]]:
     return merged
 
 
+class GcWatch:
+    """Garbage-collection pauses of this process (the fake Discord and the players)."""
+
+    def __init__(self) -> None:
+        self.pauses: list[float] = []
+        self._start = 0.0
+        gc.callbacks.append(self._note)
+
+    def _note(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.pauses.append(time.perf_counter() - self._start)
+
+    def stop(self) -> None:
+        if self._note in gc.callbacks:
+            gc.callbacks.remove(self._note)
+
+    def summary(self) -> dict[str, float]:
+        return {"collections": len(self.pauses), "total_ms": sum(self.pauses) * 1e3,
+                "max_ms": max(self.pauses, default=0.0) * 1e3}
+
+
 def stuck_report(sims: list[TableSim]) -> dict[str, int]:
     """Tables whose board did not move on within the players' patience (--timeout), and how
     many of those boards had moved on once the bot's queue was drained: a board that was
@@ -218,6 +242,12 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
             print(f"  setup failures: {dict(setup_failures.most_common(5))}")
         live = [s for s in sims if s.board is not None]
         reset(sims)
+        # This process (the fake Discord, its record of every message and call, and 2,000
+        # players) holds millions of objects after setup; its full garbage collections
+        # would stall the fake mid-phase and be counted in the bot's acknowledgement times.
+        gc.collect()
+        gc.freeze()
+        driver_gc = GcWatch()
 
         # ---- play
         await bot.trace_reset()
@@ -240,6 +270,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
             moves=args.moves, deadline=deadline, timeout=args.timeout))
         play_s = time.monotonic() - t0
         lag_watch.cancel()
+        driver_gc.stop()
         # the calls a phase's moves cause include the deliveries still queued at its end
         await bot.wait_idle(timeout=900)
         await settle(fake, quiet=0.3, timeout=120)
@@ -282,6 +313,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
             "rss_base": rss_base, "rss_after": rss_after,
             "rss_per_table_kb": (rss_after - rss_base) / n / 1024,
             "split": opening_and_steady(fake, live, t0, t0 + play_s),
+            "driver_gc": driver_gc.summary(),
             "stuck": stuck_report(live),
         }
         if trace:
@@ -316,6 +348,9 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
               f"for a CPU {p['bot_runqueue_wait']:.0%} of the time, CPU pressure "
               f"{p['cpu_pressure']}, TCP accept-queue overflows {p['listen_overflows']}",
               flush=True)
+        print(f"  fake+players: {p['driver_gc']['collections']} garbage collections, "
+              f"longest {p['driver_gc']['max_ms']:.0f} ms; event loop late by up to "
+              f"{max(fake_lag, default=0.0) * 1e3:.0f} ms", flush=True)
         if p["stuck"]["tables"]:
             print(f"  boards that did not move on within {args.timeout:g} s: "
                   f"{p['stuck']['tables']} table(s), of which "

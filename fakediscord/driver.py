@@ -64,7 +64,6 @@ class DriverMixin(InteractionsMixin):
 
     default_timeout: float
     enforce_command_permissions: bool
-    _activity: asyncio.Condition
 
     # -- waiting -------------------------------------------------------------------------
     async def wait_for_bot(self, timeout: float = 5.0) -> None:
@@ -97,11 +96,22 @@ class DriverMixin(InteractionsMixin):
             await asyncio.sleep(step)
 
     async def _wait_until(self, predicate: Callable[[], bool], timeout: float) -> bool:
+        """Wait until `predicate()` holds (checked after every REST call the bot makes).
+
+        Waiters are futures checked by `_wake_waiters`, not tasks on one shared Condition:
+        with hundreds of clicks in flight, every callback woke every waiting click's task to
+        re-check its predicate, one lock hand-off at a time; now a callback costs one
+        predicate call per waiter and wakes only the waits it completes."""
+        if predicate():
+            return True
+        waiter = (predicate, asyncio.get_running_loop().create_future())
+        self._waiters.add(waiter)
         try:
-            async with self._activity:
-                await asyncio.wait_for(self._activity.wait_for(predicate), timeout)
+            await asyncio.wait_for(waiter[1], timeout)
         except TimeoutError:
             return predicate()
+        finally:
+            self._waiters.discard(waiter)
         return True
 
     # -- public actions ------------------------------------------------------------------

@@ -45,11 +45,23 @@ class RestMixin(WorldMixin):
     _injections: list[Injection]
     _inflight: int
     _last_activity: float
-    _activity: asyncio.Condition
+    # (predicate, future) pairs of the driver's waits, checked after every REST call
+    _waiters: set[tuple[Callable[[], bool], asyncio.Future[None]]]
     _routes: list[tuple[str, re.Pattern[str], Handler]]
     _commands: dict[int | None, list[JSON]]
     app_owner: User
     command_syncs: list[tuple[int | None, list[JSON]]]
+
+    def _wake_waiters(self) -> None:
+        """Resolve every driver wait whose condition now holds (see DriverMixin._wait_until)."""
+        for predicate, future in list(self._waiters):
+            if future.done():
+                continue
+            try:
+                if predicate():
+                    future.set_result(None)
+            except Exception as exc:  # the waiting driver call hears of it, not the bot
+                future.set_exception(exc)
 
     def _rest_routes(self) -> list[tuple[str, str, Handler]]:
         return [
@@ -210,8 +222,7 @@ class RestMixin(WorldMixin):
             self._inflight -= 1
             self._last_activity = time.monotonic()
         call.status = response.status
-        async with self._activity:
-            self._activity.notify_all()
+        self._wake_waiters()
         return response
 
     async def _answer(self, request: web.Request, call: Call) -> web.StreamResponse:

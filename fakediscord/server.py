@@ -74,7 +74,7 @@ class FakeDiscord(DriverMixin):
     # -- lifecycle ---------------------------------------------------------------------
     async def start(self) -> FakeDiscord:
         """Bind 127.0.0.1 on a random port and serve. Returns self (``fake = await FakeDiscord().start()``)."""
-        self._activity = asyncio.Condition()
+        self._waiters = set()
         self.gateway._ready_cond = asyncio.Condition()
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/", self.gateway.handle)
