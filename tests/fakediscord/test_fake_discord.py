@@ -233,6 +233,37 @@ async def test_slash_with_subcommand_options_and_button_edit(world: World) -> No
     assert fake.ack_latencies and max(fake.ack_latencies) < 3
 
 
+async def test_many_clicks_at_once_are_each_answered_to_their_own_caller(world: World) -> None:
+    """Driver waits are resolved by the bot's REST calls, each wait by the call that
+    completes it (not every waiting click woken by every call)."""
+    fake = world.fake
+    first = await fake.slash(world.alice, "game new", options={"points": 6}, channel=world.channel)
+    results = await asyncio.gather(*(fake.slash(world.alice, "hand") for _ in range(20)),
+                                   fake.click(world.bob, first.message, "count"))
+    assert all(r.ephemeral for r in results[:-1]) and results[-1].type == 7
+    assert len({r.interaction_id for r in results}) == 21
+    assert not fake._waiters  # nothing left waiting
+
+
+async def test_a_failing_wait_condition_reaches_its_caller_not_the_bot(world: World) -> None:
+    fake = world.fake
+    checks = []
+
+    def breaks_on_the_second_check() -> bool:
+        checks.append(1)
+        if len(checks) > 1:
+            raise KeyError("boom")
+        return False
+
+    waiting = asyncio.ensure_future(fake._wait_until(breaks_on_the_second_check, 5.0))
+    await asyncio.sleep(0)
+    result = await fake.slash(world.alice, "hand")  # the bot's callback still succeeds
+    assert result.ephemeral
+    with pytest.raises(KeyError):
+        await waiting
+    assert not fake._waiters
+
+
 async def test_ephemeral_reply_and_clicking_it(world: World) -> None:
     fake = world.fake
     result = await fake.slash(world.alice, "hand")
