@@ -15,6 +15,7 @@ The helpers below are shared by the scripts.
 
 from __future__ import annotations
 
+import gc
 import glob
 import json
 import math
@@ -222,3 +223,36 @@ def clone_function(engine: Any, state: Any):
     if callable(getattr(state, "clone", None)):
         return "clone()", lambda s: s.clone()
     return "load(dump)", lambda s: engine.load(engine.dump(s))
+
+
+# --------------------------------------------------------------------------- GC pauses
+class GcWatch:
+    """Garbage-collection pauses of this process, as (generation, seconds), from `start()`
+    until `stop()`: used in the bot's process (bench.botproc) and in the fake's (bench.load)."""
+
+    def __init__(self) -> None:
+        self.pauses: list[tuple[int, float]] = []
+        self._began = 0.0
+
+    def start(self) -> GcWatch:
+        gc.callbacks.append(self._note)
+        return self
+
+    def stop(self) -> None:
+        if self._note in gc.callbacks:
+            gc.callbacks.remove(self._note)
+
+    def _note(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:
+            self.pauses.append((info.get("generation", -1), time.perf_counter() - self._began))
+
+
+def gc_summary(pauses: Iterable[Sequence[float]]) -> dict[str, float]:
+    """Collections, total and longest pause (ms) and full collections of (generation,
+    seconds) pairs."""
+    pauses = list(pauses)
+    return {"collections": len(pauses), "total_ms": sum(p for _, p in pauses) * 1e3,
+            "max_ms": max((p for _, p in pauses), default=0.0) * 1e3,
+            "gen2": sum(1 for g, _ in pauses if g == 2)}

@@ -32,6 +32,8 @@ import sys  # noqa: E402
 import threading  # noqa: E402
 import traceback  # noqa: E402
 
+from bench import GcWatch  # noqa: E402
+
 
 def emit(event: str, **data) -> None:
     sys.stdout.write(json.dumps({"event": event, "t": time.monotonic(), **data}) + "\n")
@@ -155,6 +157,7 @@ class Tracer:
     INTERACTION = re.compile(r'"t": ?"INTERACTION_CREATE".*?"d": ?\{"id": ?"(\d+)"')
 
     def __init__(self) -> None:
+        self.gc = GcWatch()  # started by install()
         self.reset()
 
     def reset(self) -> None:
@@ -162,17 +165,10 @@ class Tracer:
         self.callback: dict[str, float] = {}
         self.loop_lag: list[float] = []
         self.storage: dict[str, list[float]] = collections.defaultdict(list)
-        self.gc_pauses: list[tuple[int, float]] = []
+        self.gc.pauses.clear()
         self.stalls: collections.Counter[str] = collections.Counter()
         self.stall_seconds: list[float] = []
         self._tick = time.monotonic()
-
-    def _gc(self, phase: str, info: dict) -> None:
-        if phase == "start":
-            self._gc_start = time.perf_counter()
-        else:
-            self.gc_pauses.append((info.get("generation", -1),
-                                   time.perf_counter() - self._gc_start))
 
     def _watchdog(self, threshold: float = 0.05) -> None:
         """When the loop has not ticked for `threshold` s, note what the main thread runs."""
@@ -239,9 +235,7 @@ class Tracer:
                 return wrapper
 
             setattr(owner, name, timed())
-        import gc
-
-        gc.callbacks.append(self._gc)
+        self.gc.start()
         threading.Thread(target=self._watchdog, name="stall-watchdog", daemon=True).start()
 
     async def watch_loop(self, period: float = 0.005) -> None:
@@ -254,7 +248,7 @@ class Tracer:
     def dump(self) -> dict:
         return {"received": self.received, "callback": self.callback,
                 "loop_lag": self.loop_lag, "storage": dict(self.storage),
-                "gc_pauses": self.gc_pauses, "stalls": self.stalls.most_common(15)}
+                "gc_pauses": self.gc.pauses, "stalls": self.stalls.most_common(15)}
 
 
 TRACER = Tracer()

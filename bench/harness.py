@@ -470,19 +470,26 @@ def split_calls(fake, since: int, until: int | None = None) -> dict[str, Any]:
     return {"counts": counts, "routes": routes, "statuses": statuses}
 
 
-def ack_legs(fake, trace: dict[str, Any], ids: list[int]) -> dict[str, list[float]]:
-    """Split each interaction's ack time into fake→bot, inside the bot, bot→fake."""
-    legs: dict[str, list[float]] = {"fake → bot loop": [], "inside the bot": [],
-                                    "callback → fake": []}
+def _legs(fake, trace: dict[str, Any], ids: list[int]):
+    """(interaction, sent, fake→bot, inside the bot, callback→fake) in seconds, for each
+    of `ids` whose timestamps are all known."""
     received, callback = trace.get("received", {}), trace.get("callback", {})
     for iid in ids:
         pending = fake.interactions.get(iid)
         got, answered = received.get(str(iid)), callback.get(str(iid))
         if pending is None or pending.acked_at is None or got is None or answered is None:
             continue
-        legs["fake → bot loop"].append(got - pending.dispatched_at)
-        legs["inside the bot"].append(answered - got)
-        legs["callback → fake"].append(pending.acked_at - answered)
+        yield (iid, pending.dispatched_at, got - pending.dispatched_at, answered - got,
+               pending.acked_at - answered)
+
+
+def ack_legs(fake, trace: dict[str, Any], ids: list[int]) -> dict[str, list[float]]:
+    """Split each interaction's ack time into fake→bot, inside the bot, bot→fake."""
+    legs: dict[str, list[float]] = {"fake → bot loop": [], "inside the bot": [],
+                                    "callback → fake": []}
+    for _, _, *times in _legs(fake, trace, ids):
+        for values, seconds in zip(legs.values(), times, strict=True):
+            values.append(seconds)
     return legs
 
 
@@ -490,18 +497,9 @@ def ack_timeline(fake, trace: dict[str, Any], ids: dict[str, list[int]], t0: flo
                  ) -> list[list[Any]]:
     """Per interaction: [kind, sent (s after t0), fake→bot, inside the bot, callback→fake]
     in ms, in order of sending: whether slow acknowledgements come in bursts shows here."""
-    received, callback = trace.get("received", {}), trace.get("callback", {})
-    rows = []
-    for kind, values in ids.items():
-        for iid in values:
-            pending = fake.interactions.get(iid)
-            got, answered = received.get(str(iid)), callback.get(str(iid))
-            if pending is None or pending.acked_at is None or got is None or answered is None:
-                continue
-            rows.append([kind, round(pending.dispatched_at - t0, 4),
-                         round((got - pending.dispatched_at) * 1e3, 2),
-                         round((answered - got) * 1e3, 2),
-                         round((pending.acked_at - answered) * 1e3, 2)])
+    rows = [[kind, round(sent - t0, 4), *(round(leg * 1e3, 2) for leg in times)]
+            for kind, values in ids.items()
+            for _, sent, *times in _legs(fake, trace, values)]
     return sorted(rows, key=lambda row: row[1])
 
 

@@ -46,8 +46,10 @@ from pathlib import Path
 from typing import Any
 
 from bench import (
+    GcWatch,
     cpu_pressure,
     fmt,
+    gc_summary,
     listen_overflows,
     machine,
     median,
@@ -144,29 +146,6 @@ def phase_latencies(sims: list[TableSim]) -> dict[str, list[float]]:
     return merged
 
 
-class GcWatch:
-    """Garbage-collection pauses of this process (the fake Discord and the players)."""
-
-    def __init__(self) -> None:
-        self.pauses: list[float] = []
-        self._start = 0.0
-        gc.callbacks.append(self._note)
-
-    def _note(self, phase: str, info: dict) -> None:
-        if phase == "start":
-            self._start = time.perf_counter()
-        else:
-            self.pauses.append(time.perf_counter() - self._start)
-
-    def stop(self) -> None:
-        if self._note in gc.callbacks:
-            gc.callbacks.remove(self._note)
-
-    def summary(self) -> dict[str, float]:
-        return {"collections": len(self.pauses), "total_ms": sum(self.pauses) * 1e3,
-                "max_ms": max(self.pauses, default=0.0) * 1e3}
-
-
 def stuck_report(sims: list[TableSim]) -> dict[str, int]:
     """Tables whose board did not move on within the players' patience (--timeout), and how
     many of those boards had moved on once the bot's queue was drained: a board that was
@@ -247,7 +226,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         # would stall the fake mid-phase and be counted in the bot's acknowledgement times.
         gc.collect()
         gc.freeze()
-        driver_gc = GcWatch()
+        driver_gc = GcWatch().start()
 
         # ---- play
         await bot.trace_reset()
@@ -313,7 +292,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
             "rss_base": rss_base, "rss_after": rss_after,
             "rss_per_table_kb": (rss_after - rss_base) / n / 1024,
             "split": opening_and_steady(fake, live, t0, t0 + play_s),
-            "driver_gc": driver_gc.summary(),
+            "driver_gc": gc_summary(driver_gc.pauses),
             "stuck": stuck_report(live),
         }
         if trace:
@@ -332,11 +311,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
             result["play"]["fake_loop_lag"] = latency_summary(fake_lag)
             result["play"]["storage"] = {k: latency_summary(v)
                                          for k, v in trace["storage"].items()}
-            pauses = trace.get("gc_pauses", [])
-            result["play"]["gc"] = {
-                "collections": len(pauses), "total_ms": sum(p for _, p in pauses) * 1e3,
-                "max_ms": max((p for _, p in pauses), default=0.0) * 1e3,
-                "gen2": sum(1 for g, _ in pauses if g == 2)}
+            result["play"]["gc"] = gc_summary(trace.get("gc_pauses", []))
             result["play"]["stalls"] = trace.get("stalls", [])
         p = result["play"]
         print(f"  play: {moves} moves in {play_s:.1f}s ({p['moves_per_s']:.0f}/s), ack p50 "

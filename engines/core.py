@@ -240,16 +240,20 @@ class Engine(Generic[S, A]):
         same types inside (Python finds `True == 1 == 1.0`, but a seat or a value given as a
         bool or a float is not the listed move)."""
         self.check_turn(state, seat)
-        legal = self.legal_actions(state, seat)
-        try:
-            listed = legal[legal.index(action)] if action in legal else None
-        except (TypeError, ValueError):
-            listed = None
-        if listed is None or not same_types(listed, action):
+        if not is_listed(action, self.legal_actions(state, seat)):
             raise IllegalActionError("That move is not allowed right now.")
 
     def __repr__(self) -> str:
         return f"<engine {self.name}>"
+
+
+def is_listed(action: Any, legal: Sequence[Any]) -> bool:
+    """Whether `legal` holds an action equal to `action` with the same types inside (see
+    `same_types`); False for garbage whose comparison raises."""
+    try:
+        return any(known == action and same_types(known, action) for known in legal)
+    except TypeError:
+        return False
 
 
 def same_types(a: Any, b: Any) -> bool:

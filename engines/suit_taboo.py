@@ -37,9 +37,9 @@ from engines.core import (
     Outcome,
     SeededState,
     Step,
+    is_listed,
     private,
     public,
-    same_types,
 )
 
 T = TypeVar("T")
@@ -539,11 +539,7 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             # anything else (the accusation phase, other types) is looked up in the full list
             if isinstance(action, Cast):
                 action = _canonical_cast(action)
-            legal = self.legal_actions(state, seat)
-            try:
-                ok = any(x == action and same_types(x, action) for x in legal)
-            except TypeError:
-                ok = False
+            ok = is_listed(action, self.legal_actions(state, seat))
         if not ok:
             raise IllegalActionError("That move is not allowed right now.")
         s = state.clone()

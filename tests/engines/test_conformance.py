@@ -213,13 +213,14 @@ def test_an_action_with_a_float_or_bool_for_an_int_is_refused_or_read_as_listed(
     move it equals (Taboo reads a group however it is written); either way the new state
     is the one the listed move makes."""
     engine = ENGINES[name]
-    n = _players(engine, pick)
     rng = random.Random(seed)
-    state = engine.new_game(n, seed)
-    for _ in range(40):
+    checked = []
+
+    def bend_a_few_actions(state) -> None:
         seats = sorted(engine.to_act(state))
-        if not seats:
-            break
+        if not seats or len(checked) >= 40:
+            return
+        checked.append(state)
         seat = rng.choice(seats)
         legal = list(engine.legal_actions(state, seat))
         for action in rng.sample(legal, min(6, len(legal))):
@@ -230,4 +231,5 @@ def test_an_action_with_a_float_or_bool_for_an_int_is_refused_or_read_as_listed(
                 except IllegalActionError:
                     continue
                 assert engine.dump(step.state) == listed, (name, action, bent)
-        state = engine.apply(state, seat, rng.choice(legal)).state
+
+    random_playout(engine, _players(engine, pick), seed, every=bend_a_few_actions)
