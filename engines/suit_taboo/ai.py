@@ -18,7 +18,8 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from engines.cards import Card
-from engines.suit_taboo import (
+from engines.core import AiPlayer
+from engines.suit_taboo.rules import (
     BLACK_ACES,
     HAND_LIMIT,
     Accuse,
@@ -33,7 +34,7 @@ from engines.suit_taboo import (
 )
 
 if TYPE_CHECKING:
-    from engines.suit_taboo import SuitTabooEngine
+    from engines.suit_taboo.rules import SuitTabooEngine
 
 JOKER_KEY = "j"
 
@@ -190,3 +191,13 @@ def choose_action(engine: SuitTabooEngine, s: SuitTabooState, seat: int,
         elif v > top - 1e-9:
             best.append(a)
     return best[0] if len(best) == 1 else rng.choice(best)
+
+
+def timer_accusation(engine: SuitTabooEngine, s: SuitTabooState, seat: int) -> Action | None:
+    """McNulty's accusation when their time runs out (the AI's best guess, no randomness)."""
+    if s.phase != "accuse":
+        return None
+    return choose_accusation(s, seat, list(engine.legal_actions(s, seat)))
+
+
+AI = AiPlayer(choose=choose_action, timer_move=timer_accusation)

@@ -22,7 +22,7 @@ from bot.ui.text import clip, plural
 from engines import ENGINES
 from engines.cards import SUIT_NAMES, SUIT_SYMBOLS, Card
 from engines.core import GameError
-from engines.suit_taboo import HAND_LIMIT, Accuse, Build, Cast, DropOut, Pick
+from engines.suit_taboo.rules import HAND_LIMIT, Accuse, Build, Cast, DropOut, Pick
 
 ENGINE = ENGINES["suit_taboo"]
 SYMBOL_TO_SUIT = {v: k for k, v in SUIT_SYMBOLS.items()}

@@ -25,7 +25,7 @@ from bot.ui.text import clip
 from engines import ENGINES
 from engines.cards import Card
 from engines.core import GameError
-from engines.hidden_rules import (
+from engines.hidden_rules.rules import (
     SAY_MAX,
     Accept,
     Challenge,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from engines.cards import RANK_NAMES, SUIT_NAMES, Card
-from engines.hidden_rules_text import (
+from engines.hidden_rules.text import (
     ANIMALS,
     CHARACTERS,
     DATA_DIR,

@@ -13,7 +13,7 @@ import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "data" / "hidden_rules"
+DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "hidden_rules"
 
 _SUIT_SYMBOL_WORDS = {"♠": " spades ", "♤": " spades ", "♥": " hearts ", "♡": " hearts ",
                       "♦": " diamonds ", "♢": " diamonds ", "♣": " clubs ", "♧": " clubs "}

@@ -22,7 +22,7 @@ from bot.ui.text import clip, plural
 from engines import ENGINES
 from engines.cards import Card
 from engines.core import GameError, Outcome
-from engines.taboo import (
+from engines.taboo.rules import (
     EMPTY,
     PLACE,
     TURN,

@@ -22,8 +22,7 @@ from bot.tables.service import TableError
 from bot.ui.text import clip, plural
 from engines import ENGINES
 from engines.core import GameError, Outcome, render_seats
-from engines.six_suit import PLAY, PREDICT, Consent, Discard, Play, Predict, Veto
-from engines.six_suit_cards import (
+from engines.six_suit.cards import (
     COLOUR_NAMES,
     COLOURS,
     LABELS,
@@ -34,6 +33,7 @@ from engines.six_suit_cards import (
     SHARED,
     parse_card,
 )
+from engines.six_suit.rules import PLAY, PREDICT, Consent, Discard, Play, Predict, Veto
 
 ENGINE = ENGINES["six_suit"]
 SEATS_PER_EMBED = 6

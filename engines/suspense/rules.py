@@ -39,7 +39,7 @@ from engines.core import (
     public,
 )
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "data" / "suspense"
+DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "suspense"
 
 # --------------------------------------------------------------------------- cards
 BANG = 0
@@ -555,11 +555,6 @@ class SuspenseEngine(Engine[SuspenseState, Action]):
         if PASS in legal:
             return PASS
         return min(legal, key=lambda a: _risk(LABEL_INDEX[a.card]))  # type: ignore[union-attr]
-
-    def ai_policy(self, state: SuspenseState, seat: int, rng: random.Random) -> Action:
-        from engines.suspense_ai import choose
-
-        return choose(self, state, seat, rng)
 
     def determinize(self, state: SuspenseState, seat: int, rng: random.Random
                     ) -> SuspenseState:

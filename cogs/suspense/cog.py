@@ -11,7 +11,7 @@ from bot.game_cog import GameCog
 from bot.game_ui import GameUI
 from bot.ui.text import plural
 from engines import ENGINES
-from engines.suspense import Fold, Pass, Play, condition_table, condition_text
+from engines.suspense.rules import Fold, Pass, Play, condition_table, condition_text
 
 ENGINE = ENGINES["suspense"]
 

@@ -3,7 +3,7 @@
 Each player secretly holds a role card (an ace or the joker) and tries to stay unexposed while
 casting "doubts" (cards) at the others from a face-up catapult. The rules are the seed text
 (seeds/suit_taboo.txt) as decided by RULINGS.md; see data/suit_taboo/rules.md for the summary
-players read. The AI lives in `engines.suit_taboo_ai` to keep this module about rules only.
+players read. The AI lives in `engines.suit_taboo.ai` to keep this module about rules only.
 
 Design notes (why the state looks like this):
 - Every card remembers which seats have ever seen it (`seen` bit masks, PUBLIC bit for
@@ -43,7 +43,7 @@ from engines.core import (
 )
 
 T = TypeVar("T")
-DATA_DIR = pathlib.Path(__file__).resolve().parents[1] / "data" / "suit_taboo"
+DATA_DIR = pathlib.Path(__file__).resolve().parents[2] / "data" / "suit_taboo"
 PUBLIC = 1 << 6  # bit in `seen` for "shown to everyone"; seats use bits 0..4
 ROLE_CARDS: tuple[Card, ...] = (*(Card(1, s) for s in SUITS), JOKER)
 PLAY_CARDS: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in range(2, 14))
@@ -787,8 +787,8 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
         if not legal:
             raise IllegalActionError("This seat has nothing to do.")
         if state.phase == "accuse":
-            from engines.suit_taboo_ai import choose_accusation
-            return choose_accusation(state, seat, legal)
+            move = self.ai_timer_move(state, seat)
+            return move if move is not None else legal[0]
         for a in legal:
             if isinstance(a, Pick) and a.card is None:
                 return a
@@ -804,9 +804,6 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             return max(builds, key=lambda b: (mine.count(b.card.suit), -b.card.rank))
         return legal[0]
 
-    def ai_policy(self, state: SuitTabooState, seat: int, rng: random.Random) -> Action:
-        from engines.suit_taboo_ai import choose_action
-        return choose_action(self, state, seat, rng)
 
     # ---- hidden information --------------------------------------------------------------
     def secret_labels(self, state: SuitTabooState, seat: int | None) -> frozenset[str]:

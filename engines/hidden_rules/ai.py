@@ -20,7 +20,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from engines.cards import make_deck
-from engines.hidden_rules_decks import (
+from engines.core import AiPlayer
+from engines.hidden_rules.decks import (
     ACTION_IDS,
     ACTION_SAYS,
     ACTIONS,
@@ -33,7 +34,7 @@ from engines.hidden_rules_decks import (
 )
 
 if TYPE_CHECKING:
-    from engines.hidden_rules import HiddenRulesEngine, HiddenRulesState
+    from engines.hidden_rules.rules import HiddenRulesEngine, HiddenRulesState
 
 # How often each trigger fires in ordinary play (rough, measured by hand) plus a bonus for the
 # ones that catch trick-winning plays: enforcing those takes a point away from the culprit.
@@ -132,7 +133,7 @@ def compose_say(ctx: PlayContext, need: dict[int, float]) -> str:
 # --------------------------------------------------------------------------- decisions
 def choose_action(engine: HiddenRulesEngine, s: HiddenRulesState, me: int,
                   rng: random.Random):
-    from engines.hidden_rules import _ACCEPT, _CHALLENGE, _PASS, _START, Enforce, Keep
+    from engines.hidden_rules.rules import _ACCEPT, _CHALLENGE, _PASS, _START, Enforce, Keep
 
     if s.phase == "choose":
         t = max(s.dealt_t[me], key=lambda x: TRIGGER_WORTH[x])
@@ -203,14 +204,14 @@ def _unseen(s: HiddenRulesState, me: int) -> list[int]:
 
 def _hits(ranks: list[int], need: int) -> int:
     """How many of these ranks can add exactly `need` (an ace counts 1 or 11)."""
-    from engines.hidden_rules import VALUES
+    from engines.hidden_rules.rules import VALUES
 
     return sum(1 for r in ranks if VALUES[r] == need or (r == 1 and need == 11))
 
 
 def _best_play(engine: HiddenRulesEngine, s: HiddenRulesState, me: int, beliefs: Beliefs,
                rng: random.Random):
-    from engines.hidden_rules import Play
+    from engines.hidden_rules.rules import Play
 
     plays = [a for a in engine.legal_actions(s, me) if isinstance(a, Play)]
     unseen = _unseen(s, me)
@@ -256,6 +257,9 @@ def _best_play(engine: HiddenRulesEngine, s: HiddenRulesState, me: int, beliefs:
 
 
 def _value(rank: int) -> int:
-    from engines.hidden_rules import VALUES
+    from engines.hidden_rules.rules import VALUES
 
     return VALUES[rank]
+
+
+AI = AiPlayer(choose=choose_action)

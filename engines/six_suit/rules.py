@@ -10,7 +10,7 @@ Rules: seeds/six_suit.txt as decided by RULINGS.md. Points: the k-th elimination
 maker N - k + 1 and every living player 1; a surviving side collects the remaining
 eliminations' worth times (factions - 1) after the two-round final phase.
 
-Cards are ints (see `engines.six_suit_cards`); the state is a slotted dataclass with a cheap
+Cards are ints (see `engines.six_suit.cards`); the state is a slotted dataclass with a cheap
 `clone()` (and `share()`, from which `apply` copies only the lists a move changes); everything
 random comes from the seed stored in the state.
 
@@ -53,7 +53,7 @@ from engines.core import (
     Step,
     public,
 )
-from engines.six_suit_cards import (
+from engines.six_suit.cards import (
     COL,
     COLOUR_NAMES,
     COLOURS,
@@ -74,7 +74,7 @@ from engines.six_suit_cards import (
 
 PREDICT, PLAY, CONSENT, OVER = "predict", "play", "consent", "over"
 MAX_SEATS = 12
-DATA_DIR = pathlib.Path(__file__).resolve().parents[1] / "data" / "six_suit"
+DATA_DIR = pathlib.Path(__file__).resolve().parents[2] / "data" / "six_suit"
 
 
 def rules_markdown() -> str:
@@ -982,14 +982,8 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
     # ---- automatic moves -------------------------------------------------------------------
     def default_action(self, state: SixSuitState, seat: int) -> Action:
         """The timer plays what the AI's heuristic would, without any randomness."""
-        from engines.six_suit_ai import choose
-
-        return choose(state, seat, self.legal_actions(state, seat), None)
-
-    def ai_policy(self, state: SixSuitState, seat: int, rng: random.Random) -> Action:
-        from engines.six_suit_ai import choose
-
-        return choose(state, seat, self.legal_actions(state, seat), rng)
+        move = self.ai_timer_move(state, seat)
+        return move if move is not None else self.legal_actions(state, seat)[0]
 
 
 ENGINE = SixSuitEngine()

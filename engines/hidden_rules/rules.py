@@ -45,7 +45,7 @@ from engines.core import (
     public,
     rng_for,
 )
-from engines.hidden_rules_decks import (
+from engines.hidden_rules.decks import (
     ACTION_IDS,
     ACTIONS,
     TRIGGER_IDS,
@@ -56,7 +56,7 @@ from engines.hidden_rules_decks import (
     performed,
     triggered,
 )
-from engines.hidden_rules_text import ANIMALS, CHARACTERS
+from engines.hidden_rules.text import ANIMALS, CHARACTERS
 
 SCORE_FLOOR = -10
 SAY_MAX = 200
@@ -982,11 +982,6 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             d["turns"], d["tricks"], frozenset(d["winners"]), d["end_reason"],
             d.get("known_in_hand", 0))
 
-    # ---- AI -------------------------------------------------------------------------------
-    def ai_policy(self, state: HiddenRulesState, seat: int, rng: random.Random) -> Action:
-        from engines.hidden_rules_ai import choose_action
-
-        return choose_action(self, state, seat, rng)
 
 
 # --------------------------------------------------------------------------- helpers

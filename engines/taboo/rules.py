@@ -37,7 +37,7 @@ from engines.core import (
     public,
 )
 
-DATA_DIR = pathlib.Path(__file__).resolve().parents[1] / "data" / "taboo"
+DATA_DIR = pathlib.Path(__file__).resolve().parents[2] / "data" / "taboo"
 HAND_SIZE = 5
 ROW_SIZE = 4
 JACK_RANK = 11
@@ -1008,11 +1008,6 @@ class TabooEngine(Engine[TabooState, Action]):
             return _DRAW
         places = [a for a in legal if a.kind == "place"]
         return min(places, key=lambda a: (VALUE[a.card.rank], a.card))  # type: ignore
-
-    def ai_policy(self, state: TabooState, seat: int, rng: random.Random) -> Action:
-        from engines.taboo_ai import choose
-
-        return choose(self, state, seat, rng)
 
     # ---- hidden information ---------------------------------------------------------------
     def determinize(self, state: TabooState, seat: int, rng: random.Random) -> TabooState:

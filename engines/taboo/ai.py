@@ -18,7 +18,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engines.taboo import (
+from engines.core import AiPlayer
+from engines.taboo.rules import (
     JACK_RANK,
     TURN,
     VALUE,
@@ -255,3 +256,5 @@ def _effect_key(action: Action) -> tuple:
         return ("p", kind_of(action.card))
     return (action.kind,)
 
+
+AI = AiPlayer(choose=choose)

@@ -23,7 +23,8 @@ from itertools import combinations
 from math import comb
 from typing import TYPE_CHECKING
 
-from engines.suspense import (
+from engines.core import AiPlayer
+from engines.suspense.rules import (
     ALL_CARDS,
     BANG,
     FOLD,
@@ -38,7 +39,7 @@ from engines.suspense import (
 )
 
 if TYPE_CHECKING:
-    from engines.suspense import SuspenseEngine
+    from engines.suspense.rules import SuspenseEngine
 
 MAX_EXACT = 240
 SAMPLES = 160
@@ -206,3 +207,6 @@ def choose(engine: SuspenseEngine, state: SuspenseState, seat: int,
         if best_key is None or key > best_key:
             best, best_key = action, key
     return best
+
+
+AI = AiPlayer(choose=choose)

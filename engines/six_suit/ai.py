@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from engines.six_suit_cards import (
+from engines.core import AiPlayer
+from engines.six_suit.cards import (
     COL,
     DECK_SIZE,
     NUM,
@@ -27,7 +28,7 @@ from engines.six_suit_cards import (
 )
 
 if TYPE_CHECKING:
-    from engines.six_suit import SixSuitState
+    from engines.six_suit.rules import SixSuitState
 
 # Danger of one attribute by its reach (wilds + commonest natural value among six tops).
 # Convex: five of a kind is one card away from a six suit.
@@ -143,7 +144,7 @@ def consent_value(s: SixSuitState, seat: int) -> float:
 
 def choose(s: SixSuitState, seat: int, legal: Sequence, rng: random.Random | None):
     """Pick an action from `legal`; `rng` only breaks ties (None = first best)."""
-    from engines.six_suit import Consent, Discard, Play, Predict, Veto
+    from engines.six_suit.rules import Consent, Discard, Play, Predict, Veto
 
     if not legal:
         raise ValueError("no legal action")
@@ -167,3 +168,16 @@ def choose(s: SixSuitState, seat: int, legal: Sequence, rng: random.Random | Non
         elif abs(v - best_v) <= 1e-9:
             best.append(a)
     return best[0] if rng is None else rng.choice(best)
+
+
+def choose_move(engine: Any, s: SixSuitState, seat: int, rng: random.Random) -> Any:
+    """The AI's move: the heuristic over the legal moves, ties broken by `rng`."""
+    return choose(s, seat, engine.legal_actions(s, seat), rng)
+
+
+def timer_move(engine: Any, s: SixSuitState, seat: int) -> Any:
+    """What the heuristic would play, without any randomness (the turn timer's move)."""
+    return choose(s, seat, engine.legal_actions(s, seat), None)
+
+
+AI = AiPlayer(choose=choose_move, timer_move=timer_move)
