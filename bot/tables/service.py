@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from bot.storage import StaleVersionError
 from bot.tables.live import LiveTable
 from bot.tables.settings import resolve_options
+from bot.ui.text import plural
 from engines.core import (
     Event,
     GameError,
@@ -302,6 +303,7 @@ class TableService:
             text = render_seats(table.engine.describe(table.state, action), table.names)
             events = await self._commit(table, seat, action)
             table.meta.setdefault("expiries", {}).pop(str(seat), None)
+            table.meta.setdefault("expired_turns", {}).pop(str(seat), None)
         secrets = [render_seats(e.text, table.names) for e in events
                    if e.visible_to is not None and seat in e.visible_to]
         return table, text, secrets
@@ -336,7 +338,7 @@ class TableService:
             if event.visible_to is not None:
                 for who in event.visible_to:
                     table.pending_private[who].append(event)
-        self._reset_deadline(table)
+        self._reset_deadline(table, actor=seat)
         await self.storage.save_table(table.row, expected_version=previous_version)
         if engine.outcome(table.state) is not None:
             await self._finish(table)
@@ -411,17 +413,33 @@ class TableService:
             log.exception("table %s: AI task failed", table.id)
 
     # ------------------------------------------------------------------ timers
-    def _reset_deadline(self, table: LiveTable, *, force: bool = False) -> None:
+    def _reset_deadline(self, table: LiveTable, *, force: bool = False,
+                        actor: int | None = None) -> None:
+        """Give the humans the game waits for a full turn's time.
+
+        Every step of a turn gets the full time: when the seat that just moved is still
+        waited for (Taboo's draw then place, Six Suit's predict then play) its clock starts
+        again. Seats still waited for in a simultaneous phase keep their running clock when
+        someone else moves. `turn_starts` remembers, per seat, the version at which its
+        current turn began, so a turn that times out counts once however many steps it has.
+        """
         seconds = table.timer_seconds
-        if not table.playing or seconds <= 0 or table.engine.outcome(table.state) is not None:
-            table.meta["deadline"] = None
-            return
-        humans = sorted(s for s in table.engine.waiting_for(table.state) if not table.is_ai(s))
-        if not humans:
-            table.meta["deadline"] = None
-        elif force or humans != table.meta.get("waiting") or not table.meta.get("deadline"):
-            table.meta["deadline"] = time.time() + seconds
+        humans = ([] if not table.playing or table.engine.outcome(table.state) is not None
+                  else sorted(s for s in table.engine.waiting_for(table.state)
+                              if not table.is_ai(s)))
+        previous = table.meta.get("waiting") or []
+        starts = table.meta.setdefault("turn_starts", {})
+        for seat in humans:
+            if seat not in previous or str(seat) not in starts:
+                starts[str(seat)] = table.version
+        for key in [k for k in starts if int(k) not in humans]:
+            del starts[key]
         table.meta["waiting"] = humans
+        if seconds <= 0 or not humans:
+            table.meta["deadline"] = None
+        elif (force or humans != previous or not table.meta.get("deadline")
+              or actor in humans):
+            table.meta["deadline"] = time.time() + seconds
 
     async def _tick_loop(self) -> None:
         while True:
@@ -436,8 +454,11 @@ class TableService:
                         log.exception("table %s: timer failed", table.id)
 
     async def expire(self, table_id: int) -> None:
-        """Play the default action for every human the game is waiting on (time ran out)."""
+        """Play the default action for every human the game is waiting on (time ran out).
+
+        A turn counts once toward `afk_turns`, however many of its steps time out."""
         table = self.get(table_id)
+        replaced: list[str] = []
         async with table.lock:
             if table.finished:
                 return
@@ -449,20 +470,28 @@ class TableService:
                     continue
                 action = engine.default_action(table.state, seat)
                 expiries = table.meta.setdefault("expiries", {})
-                count = expiries.get(str(seat), 0) + 1
+                counted = table.meta.setdefault("expired_turns", {})
+                turn = table.meta.get("turn_starts", {}).get(str(seat))
+                count = expiries.get(str(seat), 0)
+                if turn is None or counted.get(str(seat)) != turn:
+                    count += 1  # the first step of this turn to time out
+                    counted[str(seat)] = turn
                 expiries[str(seat)] = count
                 note = [public("timeout", f"⏰ {{P{seat}}} ran out of time.")]
                 if count >= limit:
                     table.seats[seat]["ai"] = True
                     table.seats[seat]["replaced"] = True
                     note.append(public("replaced", f"🤖 An AI now plays for {{P{seat}}} "
-                                       f"({count} turns timed out). Act again to take it back."))
+                                       f"({plural(count, 'turn')} timed out). Act again to "
+                                       "take it back."))
                     expiries.pop(str(seat), None)
+                    counted.pop(str(seat), None)
                 table.add_log(note)
                 await self._commit(table, seat, action)
                 if count >= limit:
-                    await self.publisher.announce(
-                        table, render_seats(note[-1].text, table.names))
+                    replaced.append(render_seats(note[-1].text, table.names))
+        for text in replaced:  # no Discord call while the table lock is held
+            await self.publisher.announce(table, text)
 
     # ------------------------------------------------------------------ delivery
     def schedule_delivery(self, table: LiveTable) -> None:
