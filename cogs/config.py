@@ -7,12 +7,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.tables.settings import (
+    SERVER_KEY,
     OptionsError,
+    ServerSettings,
     TableSettings,
+    describe_model,
     describe_options,
     option_fields,
     parse_value,
     resolve_options,
+    resolve_server,
 )
 from bot.ui.replies import reply, reply_error
 from cogs.stats import GAME_CHOICES
@@ -35,8 +39,8 @@ class ConfigGroup(app_commands.Group, name="config",
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         # Discord hides the command from others, but never trust the client: check here too.
         if not _can_manage(interaction):
-            await reply_error(interaction, "Only members with **Manage Server** can change "
-                              "game settings.")
+            await reply_error(interaction, "Only members with **Manage Server** can see or "
+                              "change this server's game settings (`/config`).")
             return False
         return True
 
@@ -84,6 +88,36 @@ class ConfigGroup(app_commands.Group, name="config",
         fields = option_fields(ENGINES[game])
         return [app_commands.Choice(name=f"{k} — {f.description}"[:100], value=k)
                 for k, f in fields.items() if current.lower() in k][:25]
+
+    @app_commands.command(name="server", description="Show or set a server-wide setting "
+                          "(thread or channel, lobby idle time, leaderboard minimum).")
+    @app_commands.describe(setting="Which setting (leave empty to list them)",
+                           value="Its new value")
+    @app_commands.choices(setting=[app_commands.Choice(name=key, value=key)
+                                   for key in ServerSettings.model_fields])
+    async def server(self, interaction: discord.Interaction, setting: str | None = None,
+                     value: str | None = None) -> None:
+        stored = await self.bot.storage.get_game_settings(interaction.guild_id, SERVER_KEY)
+        note = ""
+        if setting is not None:
+            if value is None:
+                await reply_error(interaction, f"Give a `value` for `{setting}`. Nothing was "
+                                  "changed.")
+                return
+            try:
+                resolve_server(stored, **{setting: parse_value(value)})
+            except OptionsError as exc:
+                await reply_error(interaction, f"{exc} Nothing was changed.")
+                return
+            stored = {**stored, setting: parse_value(value)}
+            await self.bot.storage.set_game_settings(interaction.guild_id, SERVER_KEY, stored)
+            note = f"✅ `{setting}` is now **{value}**."
+        lines = describe_model(resolve_server(stored))
+        embed = discord.Embed(title="⚙️ Server settings",
+                              description=(note + "\n\n" if note else "") + "\n".join(lines),
+                              colour=0x95A5A6)
+        embed.set_footer(text="/config server setting: value:")
+        await reply(interaction, embed=embed, ephemeral=True)
 
     @app_commands.command(name="reset", description="Forget this server's defaults for a game.")
     @app_commands.choices(game=GAME_CHOICES)
