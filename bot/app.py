@@ -119,10 +119,10 @@ class CardTableBot(commands.Bot):
         """Every failure gets a friendly ephemeral answer; the bot keeps running."""
         from bot.tables.service import TableError
         from bot.tables.settings import OptionsError
-        from bot.ui.replies import SOMETHING_WENT_WRONG, reply_error
+        from bot.ui.replies import SOMETHING_WENT_WRONG, Refusal, reply_error
 
         original = getattr(error, "original", error)
-        if isinstance(original, TableError | OptionsError):
+        if isinstance(original, TableError | OptionsError | Refusal):
             text = str(original)
         elif isinstance(error, app_commands.CommandNotFound):
             text = "I don't know that command any more. Try `/help` for the current list."
