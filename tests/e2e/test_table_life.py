@@ -89,6 +89,8 @@ async def test_an_idle_lobby_closes_after_the_servers_setting(fake, world, bots)
                                {"setting": "lobby_idle_minutes", "value": "5"},
                                channel=world.channel)
     assert refused.ephemeral and "Manage Server" in refused.text
+    seen = await fake.slash(world.alice, "config server", channel=world.channel)
+    assert "lobby_idle_minutes` = **30**" in seen.text, "anyone may see them"
     ok = await fake.slash(world.mod, "config server",
                           {"setting": "lobby_idle_minutes", "value": "5"}, channel=world.channel)
     assert "now **5**" in ok.text
