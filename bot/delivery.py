@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.ui import render
+from bot.ui.text import CONTENT_LIMIT, DESCRIPTION_LIMIT, clip
 from engines.core import render_seats
 
 if TYPE_CHECKING:
@@ -244,7 +245,7 @@ class Publisher:
         outcome = engine.outcome(table.state)
         channel = self.channel(table)
         text = table.ui.render_result(outcome, engine.view(table.state, None), table.names)
-        embed = discord.Embed(title=f"🏁 {engine.title} — game over", description=text[:4000],
+        embed = discord.Embed(title=f"🏁 {engine.title} — game over", description=clip(text, DESCRIPTION_LIMIT),
                               colour=table.ui.colour)
         reason = render_seats(outcome.reason, table.names)
         embed.set_footer(text=f"{reason} · /leaderboard and /stats keep the score")
@@ -253,7 +254,7 @@ class Publisher:
     # ------------------------------------------------------------------ one-offs
     async def announce(self, table: LiveTable, text: str) -> None:
         try:
-            await self.channel(table).send(text[:2000], allowed_mentions=MENTIONS)
+            await self.channel(table).send(clip(text, CONTENT_LIMIT), allowed_mentions=MENTIONS)
         except discord.HTTPException:
             log.warning("table %s: could not post to channel", table.id, exc_info=True)
 
