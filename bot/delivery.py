@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.ui import render
+from bot.ui.components import RematchButton, RoutedView
 from bot.ui.text import CONTENT_LIMIT, DESCRIPTION_LIMIT, clip
 from engines.core import render_seats
 
@@ -244,12 +245,22 @@ class Publisher:
         engine = table.engine
         outcome = engine.outcome(table.state)
         channel = self.channel(table)
-        text = table.ui.render_result(outcome, engine.view(table.state, None), table.names)
-        embed = discord.Embed(title=f"🏁 {engine.title} — game over", description=clip(text, DESCRIPTION_LIMIT),
+        names = [f"{s['name']} (left)" if s.get("left") else s["name"] for s in table.seats]
+        text = table.ui.render_result(outcome, engine.view(table.state, None), names)
+        left = [s["name"] for s in table.seats if s.get("left")]
+        if left:
+            text += (f"\n\n🚪 {', '.join(left)} left during the game; an AI finished for "
+                     f"{'them' if len(left) > 1 else 'that seat'} (counted as played, not won).")
+        embed = discord.Embed(title=f"🏁 {engine.title} — game over",
+                              description=clip(text, DESCRIPTION_LIMIT),
                               colour=table.ui.colour)
         reason = render_seats(outcome.reason, table.names)
         embed.set_footer(text=f"{reason} · /leaderboard and /stats keep the score")
-        await channel.send(embed=embed)
+        view = None
+        if table.meta.get("match_id") and any(s.get("user_id") for s in table.seats):
+            view = RoutedView()
+            view.add_item(RematchButton(table.meta["match_id"]))
+        await channel.send(embed=embed, **({"view": view} if view else {}))
 
     # ------------------------------------------------------------------ one-offs
     async def announce(self, table: LiveTable, text: str) -> None:
@@ -257,6 +268,20 @@ class Publisher:
             await self.channel(table).send(clip(text, CONTENT_LIMIT), allowed_mentions=MENTIONS)
         except discord.HTTPException:
             log.warning("table %s: could not post to channel", table.id, exc_info=True)
+
+    async def close_lobby(self, table: LiveTable, text: str) -> None:
+        """Turn a closed lobby's message into a note (its buttons go)."""
+        if table.row.board_message_id:
+            with contextlib.suppress(discord.HTTPException):
+                await self.channel(table).get_partial_message(table.row.board_message_id).edit(
+                    content=text, embeds=[], view=None)
+
+    async def refresh_lobby(self, table: LiveTable) -> None:
+        """Show a lobby changed by a command (clicks edit it through their interaction)."""
+        if table.row.board_message_id:
+            with contextlib.suppress(discord.HTTPException):
+                await self.channel(table).get_partial_message(table.row.board_message_id).edit(
+                    embed=render.lobby_embed(table), view=render.lobby_view(table))
 
     async def show_closed(self, table: LiveTable, why: str) -> None:
         if table.row.board_message_id:

@@ -19,7 +19,6 @@ from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
 from bot.tables.settings import parse_option_text
-from bot.ui import render
 from bot.ui.handlers import display_name, is_moderator
 from bot.ui.replies import reply
 from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, chunks, plain
@@ -47,10 +46,7 @@ class GameCog(commands.GroupCog):
         return table
 
     def my_seat(self, table: LiveTable, interaction: discord.Interaction) -> int:
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise TableError("You're not playing at this table.")
-        return seat
+        return self.bot.tables.seat_for(table, interaction.user.id)
 
     def legal_for(self, interaction: discord.Interaction) -> tuple[LiveTable, int, list[Any]]:
         table = self.table_here(interaction)
@@ -145,14 +141,23 @@ class GameCog(commands.GroupCog):
             self.ui.engine.name, guild_id=interaction.guild_id,
             channel_id=interaction.channel_id, host_id=interaction.user.id,
             host_name=display_name(interaction.user), overrides=overrides)
-        try:
-            response = await interaction.response.send_message(
-                embed=render.lobby_embed(table), view=render.lobby_view(table))
-        except discord.HTTPException:
-            await self.bot.tables.cancel(table.id, interaction.user.id, moderator=True)
-            raise
-        table.row.board_message_id = response.message_id
-        self.bot.tables.meta_changed(table)
+        await self.bot.table_ui.post_lobby(interaction, table)
+
+    @app_commands.command(name="leave", description="Leave this channel's game (an AI takes "
+                          "your seat) or its lobby.")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        table = self.table_here(interaction, playing=False)
+        if table.playing:
+            self.my_seat(table, interaction)
+            await self.bot.table_ui.confirm_leave(interaction, table)
+            return
+        left = await self.bot.tables.leave(table.id, interaction.user.id)
+        if left is None:
+            await self.bot.tables.publisher.close_lobby(
+                table, f"The {table.engine.title} lobby closed: everyone left.")
+        else:
+            await self.bot.tables.publisher.refresh_lobby(left)
+        await reply(interaction, "You left the lobby.", ephemeral=True)
 
     @app_commands.command(name="hand", description="Show your cards and secrets (only you "
                           "see the answer).")

@@ -83,6 +83,68 @@ class TableInteractions:
             content=f"▶️ **{table.engine.title}** has started with {names}. The board is below.",
             embed=None, view=None)
 
+    async def _op_quit(self, interaction, table_id, _arg):
+        """The board's Leave button: ask first (an AI will finish the game for them)."""
+        table = self.service.get(table_id)
+        self._seat(table, interaction)
+        await self.confirm_leave(interaction, table)
+
+    async def confirm_leave(self, interaction: discord.Interaction, table: LiveTable) -> None:
+        view = RoutedView()
+        view.add_item(TableButton(table.id, "resign", label="Leave the game", emoji="🚪",
+                                  style=discord.ButtonStyle.danger))
+        await reply(interaction, f"Leave this {table.engine.title} game? An AI plays your seat "
+                    "to the end, and the result records that you left (a game played, not "
+                    "won). You can't come back to this game.", view=view, ephemeral=True)
+
+    async def _op_resign(self, interaction, table_id, _arg):
+        _table, notice = await self.service.resign(table_id, interaction.user.id)
+        await interaction.response.edit_message(content=f"You left. {notice}", view=None)
+        await self.service.publisher.announce(_table, notice)
+
+    async def on_remove(self, interaction: discord.Interaction, table_id: int,
+                        value: str) -> None:
+        """The host's "remove a seat" menu in the lobby."""
+        try:
+            if not value.isdigit():
+                raise TableError("That seat is already empty.")
+            table, _name = await self.service.remove_seat(table_id, interaction.user.id,
+                                                          int(value))
+            await self._lobby_changed(interaction, table, "")
+        except TableError as exc:
+            await reply_error(interaction, str(exc))
+
+    async def on_rematch(self, interaction: discord.Interaction, match_id: int) -> None:
+        """**Play again** under a result: a new lobby in the channel, players invited."""
+        try:
+            if interaction.guild_id is None or interaction.channel_id is None:
+                raise TableError("Games are played in server channels.")
+            table = await self.service.rematch(
+                match_id, user_id=interaction.user.id, name=display_name(interaction.user),
+                guild_id=interaction.guild_id, channel_id=interaction.channel_id)
+        except TableError as exc:
+            await reply_error(interaction, str(exc))
+            return
+        await self.post_lobby(interaction, table)
+
+    async def post_lobby(self, interaction: discord.Interaction, table: LiveTable) -> None:
+        """Answer with the lobby (its message is the lobby from then on); invited players
+        are mentioned, so they are pinged."""
+        invited = table.meta.get("invited") or []
+        content = (" ".join(f"<@{uid}>" for uid in invited) + f" — {display_name(interaction.user)}"
+                   " asks you to play again: press **Join**.") if invited else None
+        try:
+            response = await interaction.response.send_message(
+                content=content, embed=render.lobby_embed(table), view=render.lobby_view(table),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(u)
+                                                               for u in invited],
+                                                        roles=False, everyone=False))
+        except discord.HTTPException:
+            await self.service.cancel(table.id, interaction.user.id, moderator=True)
+            raise
+        table.row.board_message_id = response.message_id
+        self.service.meta_changed(table)
+
     async def _op_cancel(self, interaction, table_id, _arg):
         table = self.service.get(table_id)
         await self.service.cancel(table_id, interaction.user.id,
@@ -263,11 +325,7 @@ class TableInteractions:
         await reply(interaction, embed=embed, view=view, ephemeral=True)
 
     def _seat(self, table: LiveTable, interaction: discord.Interaction) -> int:
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise TableError("You're not playing at this table — only seated players can use "
-                             "these buttons.")
-        return seat
+        return self.service.seat_for(table, interaction.user.id)
 
 
 class TextModal(discord.ui.Modal):

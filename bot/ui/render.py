@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.tables.settings import TableSettings, describe_options
-from bot.ui.components import RoutedView, TableButton, TeamSelect
+from bot.ui.components import RemoveSelect, RoutedView, TableButton, TeamSelect
 from bot.ui.text import FIELD_LIMIT, chunks, clip
 from engines.core import Event, render_seats
 
@@ -37,6 +37,11 @@ def lobby_embed(table: LiveTable) -> discord.Embed:
     options = engine.Options.model_validate(table.game_options)
     table_settings = TableSettings.model_validate(table.row.options.get("table", {}))
     text = "\n".join(describe_options(engine, options, table_settings))
+    invited = [uid for uid in table.meta.get("invited") or [] if table.seat_of(uid) is None]
+    if invited:
+        embed.add_field(name="Invited to play again",
+                        value=clip(" ".join(f"<@{uid}>" for uid in invited) + " — press **Join**"),
+                        inline=False)
     # every option is shown, over several fields if need be (Six Suit's do not fit one)
     for i, part in enumerate(chunks(text, FIELD_LIMIT)):
         embed.add_field(name="Options" if i == 0 else "More options", value=part, inline=False)
@@ -59,6 +64,10 @@ def lobby_view(table: LiveTable) -> discord.ui.View:
     view.add_item(TableButton(tid, "cancel", label="Cancel", style=discord.ButtonStyle.danger))
     if table.team_count:
         view.add_item(TeamSelect(tid, table.team_count))
+    removable = [(i, s["name"]) for i, s in enumerate(table.seats)
+                 if s.get("user_id") != table.row.host_id]
+    if removable:
+        view.add_item(RemoveSelect(tid, removable))
     return view
 
 
@@ -114,6 +123,7 @@ def board_view(table: LiveTable) -> discord.ui.View | None:
                               style=discord.ButtonStyle.secondary))
     view.add_item(TableButton(table.id, "turn", str(table.version), label="Take my turn",
                               emoji="▶️", style=discord.ButtonStyle.primary))
+    view.add_item(TableButton(table.id, "quit", label="Leave", emoji="🚪"))
     return view
 
 
