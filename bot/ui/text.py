@@ -123,7 +123,7 @@ def _words(line: str, limit: int, *, may_strip: bool = True) -> str:
         if not head or still_open is None:
             continue
         closing = "".join(reversed(still_open))
-        if len(head) + len(closing) <= budget and (closing or balanced(head)):
+        if len(head) + len(closing) <= budget and balanced(head + closing):
             return head + closing + ELLIPSIS
     plain = strip_markdown(line)
     if may_strip and plain != line:
@@ -166,7 +166,8 @@ def strip_markdown(text: str) -> str:
     text = re.sub(r"`+", "", text)
     for marker in _PAIRED:
         text = text.replace(marker, "")
-    return re.sub(r"(?<![A-Za-z0-9])[*_]|[*_](?![A-Za-z0-9])", "", text)
+    text = text.replace("*", "")  # asterisks mark emphasis even inside a word
+    return re.sub(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])", "", text)
 
 
 def plural(count: int, word: str, plural_form: str | None = None) -> str:

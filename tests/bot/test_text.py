@@ -4,7 +4,7 @@ counted as Discord counts them (code points)."""
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.ui.text import balanced, chunks, clip, plain, strip_markdown
@@ -82,6 +82,7 @@ markdown_text = st.lists(st.sampled_from(
 ).map("".join)
 
 
+@settings(max_examples=500)
 @given(markdown_text, st.integers(min_value=1, max_value=120),
        st.sampled_from(["start", "end"]))
 def test_clip_always_fits_and_never_opens_markdown(text, limit, keep):
