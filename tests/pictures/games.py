@@ -8,9 +8,14 @@ from engines import ENGINES
 
 
 def _uis() -> dict:
+    from cogs.hidden_rules.cog import HiddenRulesUI
     from cogs.six_suit.cog import SixSuitUI
+    from cogs.suit_taboo.cog import SuitTabooUI
+    from cogs.suspense.cog import SuspenseUI
+    from cogs.taboo.cog import TabooUI
 
-    return {"six_suit": SixSuitUI()}
+    return {"six_suit": SixSuitUI(), "taboo": TabooUI(), "hidden_rules": HiddenRulesUI(),
+            "suspense": SuspenseUI(), "suit_taboo": SuitTabooUI()}
 
 
 GAMES = _uis()
