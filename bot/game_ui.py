@@ -87,3 +87,21 @@ class GameUI:
     def score_text(self, score: float) -> str:
         """How a final score reads (a game may name its unit, e.g. "2 round wins")."""
         return str(int(score)) if float(score).is_integer() else str(round(score, 2))
+
+
+def registered_uis() -> dict[str, GameUI]:
+    """Each registered engine's `GameUI`, from its `cogs/<game>/cog.py`, without a bot
+    (benchmarks, scripts and tests that draw pictures use it)."""
+    import importlib
+
+    from engines import ENGINES
+
+    uis: dict[str, GameUI] = {}
+    for name in ENGINES:
+        module = importlib.import_module(f"cogs.{name}.cog")
+        for value in vars(module).values():
+            if (isinstance(value, type) and issubclass(value, GameUI) and value is not GameUI
+                    and getattr(value, "engine", None) is ENGINES[name]):
+                uis[name] = value()
+                break
+    return uis

@@ -50,10 +50,9 @@ def draw(sections: list[Section], card_w: int, card_h: int, *, per_row: int = 8,
     widest = max((min(len(s.items), per_row) for s in sections), default=1)
     inner = max(widest * card_w + (widest - 1) * GAP, min_width - 2 * PAD - 24)
     width = inner + 2 * PAD + 24
-    captions = any(item.caption for s in sections for item in s.items)
-    row_h = card_h + (CAPTION + 8 if captions else 0) + GAP
     heights = []
     for s in sections:
+        row_h = _row_height(s, card_h)
         rows = max(1, -(-len(s.items) // per_row)) if s.items else 0
         h = 12 + TITLE + 10 + (rows * row_h if rows else (NOTE + 10 if s.empty else 0))
         h += len(_note_lines(s, inner)) * (NOTE + 6) + (4 if s.note else 0)
@@ -61,9 +60,15 @@ def draw(sections: list[Section], card_w: int, card_h: int, *, per_row: int = 8,
     canvas = Canvas(width, PAD + sum(heights) + (len(sections) - 1) * 10 + PAD)
     y = PAD
     for s, h in zip(sections, heights, strict=True):
-        _section(canvas, s, PAD, y, width - 2 * PAD, h, card_w, card_h, per_row, row_h)
+        _section(canvas, s, PAD, y, width - 2 * PAD, h, card_w, card_h, per_row,
+                 _row_height(s, card_h))
         y += h + 10
     return canvas.image
+
+
+def _row_height(s: Section, card_h: int) -> int:
+    """A row of cards, with room for captions only if this section has any."""
+    return card_h + (CAPTION + 8 if any(item.caption for item in s.items) else 0) + GAP
 
 
 def _section(canvas: Canvas, s: Section, x: int, y: int, w: int, h: int, card_w: int,
