@@ -16,6 +16,22 @@ from fakediscord.text import iter_custom_ids
 CONFIRM = "✅"
 
 
+def dm_updates(fake: FakeDiscord, user: User) -> list[MessageVersion]:
+    """Every state the bot showed in `user`'s DMs, oldest first: each new DM and each edit
+    of the living one (deleted DMs included)."""
+    channel = fake._dm_channels.get(user.id)
+    if channel is None:
+        return []
+    return [v for m in fake.channel_messages(channel, include_deleted=True)
+            for v in m.versions()]
+
+
+def notifying_dms(fake: FakeDiscord, user: User) -> list[Message]:
+    """The DMs that notified `user`: each new message (edits do not notify)."""
+    channel = fake._dm_channels.get(user.id)
+    return [] if channel is None else fake.channel_messages(channel, include_deleted=True)
+
+
 @dataclass
 class TableDriver:
     fake: FakeDiscord
