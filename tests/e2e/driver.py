@@ -26,6 +26,23 @@ def dm_updates(fake: FakeDiscord, user: User) -> list[MessageVersion]:
             for v in m.versions()]
 
 
+def pings(fake: FakeDiscord, user: User, channel) -> int:
+    """New messages in `channel` that pinged `user`: their mention in the content and
+    allowed_mentions letting it through (an edit never pings)."""
+    count = 0
+    for call in fake.calls:
+        if call.method != "POST" or call.path != f"/channels/{channel.id}/messages":
+            continue
+        body = call.json or {}
+        if f"<@{user.id}>" not in (body.get("content") or ""):
+            continue
+        allowed = body.get("allowed_mentions")
+        if (allowed is None or "users" in allowed.get("parse", [])
+                or user.id in {int(u) for u in allowed.get("users", [])}):
+            count += 1
+    return count
+
+
 def notifying_dms(fake: FakeDiscord, user: User) -> list[Message]:
     """The DMs that notified `user`: each new message (edits do not notify)."""
     channel = fake._dm_channels.get(user.id)
