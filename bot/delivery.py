@@ -21,6 +21,7 @@ import discord
 
 from bot.ui import render
 from bot.ui.components import RematchButton, RoutedView
+from bot.ui.text import CONTENT_LIMIT, DESCRIPTION_LIMIT, clip
 from engines.core import render_seats
 
 if TYPE_CHECKING:
@@ -289,7 +290,8 @@ class Publisher:
         if left:
             text += (f"\n\n🚪 {', '.join(left)} left during the game; an AI finished for "
                      f"{'them' if len(left) > 1 else 'that seat'} (counted as played, not won).")
-        embed = discord.Embed(title=f"🏁 {engine.title} — game over", description=text[:4000],
+        embed = discord.Embed(title=f"🏁 {engine.title} — game over",
+                              description=clip(text, DESCRIPTION_LIMIT),
                               colour=table.ui.colour)
         reason = render_seats(outcome.reason, table.names)
         embed.set_footer(text=f"{reason} · /leaderboard and /stats keep the score")
@@ -302,7 +304,7 @@ class Publisher:
     # ------------------------------------------------------------------ one-offs
     async def announce(self, table: LiveTable, text: str) -> None:
         try:
-            await self.channel(table).send(text[:2000], allowed_mentions=MENTIONS)
+            await self.channel(table).send(clip(text, CONTENT_LIMIT), allowed_mentions=MENTIONS)
         except discord.HTTPException:
             log.warning("table %s: could not post to channel", table.id, exc_info=True)
 

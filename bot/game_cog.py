@@ -21,6 +21,7 @@ from bot.tables.service import TableError
 from bot.tables.settings import parse_option_text
 from bot.ui.handlers import display_name, is_moderator
 from bot.ui.replies import reply
+from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, chunks, plain
 from engines.core import render_seats
 
 MAX_CHOICES = 25
@@ -92,7 +93,7 @@ class GameCog(commands.GroupCog):
             low = text.lower()
             if any(word not in low for word in words):  # every typed word must appear
                 continue
-            choices.append(app_commands.Choice(name=text[:100],
+            choices.append(app_commands.Choice(name=plain(text, OPTION_LIMIT),
                                                value=f"{table.version}.{index}"))
             if len(choices) == MAX_CHOICES:
                 break
@@ -130,8 +131,8 @@ class GameCog(commands.GroupCog):
 
     # ------------------------------------------------------------------ shared commands
     @app_commands.command(name="new", description="Open a lobby for this game in this channel.")
-    @app_commands.describe(options="Optional settings like `points_target=8 turn_seconds=120` "
-                           "(see the lobby for the list).")
+    @app_commands.describe(options="Optional settings, e.g. turn_seconds=120 afk_turns=3 (the "
+                           "lobby lists them all)")
     async def new(self, interaction: discord.Interaction, options: str | None = None) -> None:
         if interaction.guild_id is None:
             raise TableError("Games are played in server channels, not in DMs.")
@@ -166,15 +167,7 @@ class GameCog(commands.GroupCog):
 
     @app_commands.command(name="rules", description="A short summary of the rules.")
     async def rules(self, interaction: discord.Interaction) -> None:
-        text = self.ui.rules_markdown()
-        embeds = []
-        chunk = ""
-        for paragraph in text.split("\n\n"):
-            if len(chunk) + len(paragraph) + 2 > 3900:
-                embeds.append(chunk)
-                chunk = ""
-            chunk += paragraph + "\n\n"
-        embeds.append(chunk)
+        embeds = chunks(self.ui.rules_markdown(), DESCRIPTION_LIMIT)
         await reply(interaction, embeds=[
             discord.Embed(title=f"{self.ui.emoji} {self.ui.engine.title} — rules" if i == 0
                           else None, description=part, colour=self.ui.colour)

@@ -20,6 +20,7 @@ from bot.tables.settings import (
     resolve_server,
 )
 from bot.ui.replies import Refusal, reply, reply_error
+from bot.ui.text import OPTION_LIMIT, plain
 from cogs.stats import GAME_CHOICES
 from engines import ENGINES
 
@@ -91,7 +92,7 @@ class ConfigGroup(app_commands.Group, name="config",
         if game not in ENGINES:
             return []
         fields = option_fields(ENGINES[game])
-        return [app_commands.Choice(name=f"{k} — {f.description}"[:100], value=k)
+        return [app_commands.Choice(name=plain(f"{k} — {f.description}", OPTION_LIMIT), value=k)
                 for k, f in fields.items() if current.lower() in k][:25]
 
     @app_commands.command(name="server", description="Show the server-wide settings; set one "

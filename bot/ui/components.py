@@ -21,6 +21,7 @@ from typing import Any
 import discord
 
 from bot.ui.replies import SOMETHING_WENT_WRONG, reply_error
+from bot.ui.text import OPTION_LIMIT, plain
 
 log = logging.getLogger("cardtable.ui")
 
@@ -81,7 +82,7 @@ class RemoveSelect(discord.ui.Select):
 
     def __init__(self, table_id: int, seats: list[tuple[int, str]]) -> None:
         super().__init__(custom_id=f"lr:{table_id}", placeholder="Host: remove a seat…",
-                         options=[discord.SelectOption(label=f"Remove {name}"[:100],
+                         options=[discord.SelectOption(label=plain(f"Remove {name}", OPTION_LIMIT),
                                                        value=str(seat))
                                   for seat, name in seats[:25]])
 

@@ -11,6 +11,13 @@ from bot.tables.service import TableError
 from bot.ui import panel, render
 from bot.ui.components import PanelSelect, RoutedView, TableButton
 from bot.ui.replies import reply, reply_error
+from bot.ui.text import (
+    BUTTON_LABEL_LIMIT,
+    INPUT_PLACEHOLDER_LIMIT,
+    MODAL_TITLE_LIMIT,
+    OPTION_LIMIT,
+    plain,
+)
 from engines.core import render_seats
 
 if TYPE_CHECKING:
@@ -238,12 +245,12 @@ class TableInteractions:
             for i, label in enumerate(level.options):
                 nxt = panel.encode((*level.prefix, i))
                 view.add_item(TableButton(table.id, "pn", f"{table.version}:{nxt}",
-                                          label=label[:80], style=discord.ButtonStyle.primary,
-                                          row=0))
+                                          label=plain(label, BUTTON_LABEL_LIMIT),
+                                          style=discord.ButtonStyle.primary, row=0))
         else:
             start = page * panel.PAGE
             chunk = list(enumerate(level.options))[start:start + panel.PAGE]
-            options = [discord.SelectOption(label=label[:100], value=str(i))
+            options = [discord.SelectOption(label=plain(label, OPTION_LIMIT), value=str(i))
                        for i, label in chunk]
             if start + panel.PAGE < len(level.options):
                 options.append(discord.SelectOption(label="More…", value=f"page:{page + 1}",
@@ -330,9 +337,12 @@ class TextModal(discord.ui.Modal):
     task behind (hundreds of them after a 500-table bench.load run)."""
 
     def __init__(self, prompt, custom_id: str) -> None:
-        super().__init__(title=prompt.title[:45], custom_id=custom_id, timeout=None)
-        self.add_item(discord.ui.TextInput(label=prompt.label[:45], custom_id="text",
-                                           placeholder=prompt.placeholder[:100] or None,
+        super().__init__(title=plain(prompt.title, MODAL_TITLE_LIMIT), custom_id=custom_id,
+                         timeout=None)
+        self.add_item(discord.ui.TextInput(label=plain(prompt.label, MODAL_TITLE_LIMIT),
+                                           custom_id="text",
+                                           placeholder=plain(prompt.placeholder,
+                                                             INPUT_PLACEHOLDER_LIMIT) or None,
                                            required=prompt.required,
                                            max_length=prompt.max_length))
 
