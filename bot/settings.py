@@ -52,6 +52,10 @@ class Settings(BaseSettings):
         "spaces its own requests to stay under this many (0 = no budget). Interaction replies "
         "never wait.")
 
+    pictures: bool = Field(
+        default=True, description="Cards also as pictures where servers and members want them "
+        "(false = text only everywhere, whatever /config server pictures says).")
+
     game_seed: int | None = Field(
         default=None, description="Advanced, for tests and demos: derive every game's shuffle "
         "from this number (and the table id) instead of the system's randomness.")

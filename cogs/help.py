@@ -36,12 +36,15 @@ class HelpCog(commands.Cog):
         embed.add_field(
             name="Every game",
             value=("`/<game> turn` your move panel · `/<game> move` any legal move by name · "
-                   "`/<game> board` repost the board · `/<game> cancel` (host or moderator)"),
+                   "`/<game> board` repost the board · `/<game> leave` leave (an AI takes your "
+                   "seat) · `/<game> cancel` (host or moderator) · `/notify` how your turn "
+                   "pings you"),
             inline=False)
         embed.add_field(
             name="Scores and settings",
             value=("`/leaderboard game:` best players here · `/stats [user]` someone's record · "
-                   "`/config show` game defaults · `/config set|reset` change them (Manage Server)"),
+                   "`/config show` game defaults · `/config set|reset` change them (Manage Server) · "
+                   "`/pictures` cards as pictures for you, or text only"),
             inline=False)
         await reply(interaction, embed=embed, ephemeral=True)
 

@@ -12,9 +12,10 @@ import asyncio
 import pytest
 
 from tests.e2e import screens
-from tests.e2e.driver import TableDriver
+from tests.e2e.driver import TableDriver, dm_updates
 
 pytestmark = pytest.mark.e2e
+
 
 def refused_dms(fake, user) -> list:
     return screens.refused_dms(fake, user)
@@ -67,11 +68,12 @@ async def test_a_closed_dm_player_costs_one_refusal_until_they_interact(fake, wo
     assert len(refused_dms(fake, closed)) == 2  # one try after the click, then paused again
     assert len(notices(fake, world)) == 1  # the channel is told once
     closed.dm_open = True
-    before = len(fake.dms(closed))
+    before = len(dm_updates(fake, closed))
     await d.click(closed, d.board(), "My hand")
     await private_changes(d, seat, 1)
     await d.synced()
-    assert len(fake.dms(closed)) == before + 1 and "Your Suspense hand" in fake.dms(closed)[-1].text
+    assert len(dm_updates(fake, closed)) == before + 1
+    assert "Your Suspense hand" in fake.dms(closed)[-1].text
     assert len(refused_dms(fake, closed)) == 2
     d.players.append(closed)
     d.assert_no_leaks()
