@@ -56,6 +56,8 @@ class Publisher:
         if not table.playing:
             return  # lobbies are updated by the clicks that change them
         await self._board(table)
+        while table.notices:
+            await self.announce(table, table.notices.pop(0))
         await self._private_views(table)
         if table.finished:
             await self._final(table)
@@ -78,7 +80,7 @@ class Publisher:
         content = {"embeds": render.board_embeds(table), "view": render.board_view(table),
                    "content": self._turn_text(table, key) if key else None,
                    "allowed_mentions": MENTIONS}
-        if key and (key != table.meta.get("turn_for") or table.meta.get("turn_refresh")):
+        if table.meta.get("turn_refresh") or (key and key != table.meta.get("turn_for")):
             await self._repost(table, **content)
         else:
             await self._edit_or_post(table, **content)
@@ -212,10 +214,21 @@ class Publisher:
         except discord.HTTPException:
             log.warning("table %s: could not post to channel", table.id, exc_info=True)
 
+    async def post_when_ready(self, channel_id: int, text: str) -> None:
+        """A note for a channel with no live table (e.g. one that could not be restored),
+        once the bot is connected."""
+        await self.bot.wait_until_ready()
+        try:
+            await self.bot.get_partial_messageable(channel_id).send(
+                text[:2000], allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.warning("could not post to channel %s", channel_id, exc_info=True)
+
     async def show_closed(self, table: LiveTable, why: str) -> None:
         if table.row.board_message_id:
+            what = "table" if table.playing else "lobby"
             with contextlib.suppress(discord.HTTPException):
                 await self.channel(table).get_partial_message(table.row.board_message_id).edit(
-                    content=f"❌ This {table.engine.title} table was {why}.", embeds=[],
+                    content=f"❌ This {table.engine.title} {what} was {why}.", embeds=[],
                     view=None)
         await self._drop_legacy_notice(table)

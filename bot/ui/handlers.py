@@ -29,6 +29,18 @@ def display_name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
 
 
+# What the bot needs in a table's channel to post and update its board.
+BOARD_PERMISSIONS = (("view_channel", "View Channel"), ("send_messages", "Send Messages"),
+                     ("embed_links", "Embed Links"))
+
+
+def missing_channel_permissions(interaction: discord.Interaction) -> str:
+    """The board permissions the bot lacks in the interaction's channel, by name ("" if
+    none). Discord sends the bot's permissions there with every interaction."""
+    perms = interaction.app_permissions
+    return " and ".join(name for attr, name in BOARD_PERMISSIONS if not getattr(perms, attr))
+
+
 class TableInteractions:
     def __init__(self, bot: CardTableBot) -> None:
         self.bot = bot
@@ -70,6 +82,12 @@ class TableInteractions:
         await self._lobby_changed(interaction, table, "")
 
     async def _op_start(self, interaction, table_id, _arg):
+        missing = missing_channel_permissions(interaction)
+        if missing:
+            # The start note would promise a board that can never come: say why instead.
+            raise TableError(f"I can't post the board in this channel: I'm missing the "
+                             f"{missing} permission here. Ask a moderator to allow it, then "
+                             "press **Start** again.")
         table = await self.service.start_game(table_id, interaction.user.id)
         names = ", ".join(table.names)
         await interaction.response.edit_message(
@@ -77,6 +95,7 @@ class TableInteractions:
             embed=None, view=None)
 
     async def _op_cancel(self, interaction, table_id, _arg):
+        """Answered first; the board or lobby message is closed by the delivery task."""
         table = self.service.get(table_id)
         await self.service.cancel(table_id, interaction.user.id,
                                   moderator=is_moderator(interaction))
