@@ -209,9 +209,15 @@ class Publisher:
 
     # ------------------------------------------------------------------ one-offs
     async def announce(self, table: LiveTable, text: str) -> None:
+        """Post a note in the table's channel. A passing failure is logged; a channel that
+        is gone or unwritable raises, so the delivery task pauses the table."""
+        from bot.tables.service import channel_unusable
+
         try:
             await self.channel(table).send(text[:2000], allowed_mentions=MENTIONS)
-        except discord.HTTPException:
+        except discord.HTTPException as exc:
+            if channel_unusable(exc):
+                raise
             log.warning("table %s: could not post to channel", table.id, exc_info=True)
 
     async def post_when_ready(self, channel_id: int, text: str) -> None:

@@ -11,6 +11,7 @@ is made while a table lock is held: notes for the channel go through the deliver
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import random
@@ -345,9 +346,7 @@ class TableService:
         async with table.lock:
             if not table.playing:
                 raise TableError("The game hasn't started yet.")
-            if table.paused:
-                raise TableError(f"This table is paused: {table.paused}. Once that is fixed, "
-                                 f"`/{table.ui.command} board` in its channel carries on.")
+            need_unpaused(table)
             if version is not None and version != table.version:
                 raise TableError("This board is out of date (someone moved since). "
                                  "Open **Take my turn** again.")
@@ -579,7 +578,7 @@ class TableService:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                if not table.dropped and (why := channel_unusable(exc)):
+                if not (table.dropped or table.finished) and (why := channel_unusable(exc)):
                     await self.pause(table, why)
                     return
                 # Discord refused or rate limited us beyond discord.py's own retries: try
@@ -655,10 +654,12 @@ class TableService:
         if table.ai_task and not table.ai_task.done() and table.ai_task is not \
                 asyncio.current_task():
             table.ai_task.cancel()
-        await self.publisher.dm(table, table.row.host_id, content=(
-            f"⏸️ Your **{table.engine.title}** table in <#{table.row.channel_id}> is paused: "
-            f"{why}. Nothing moves until it is fixed; then use `/{table.ui.command} board` in "
-            "that channel to carry on (or `/" + table.ui.command + " cancel` to end it)."))
+        text = (f"⏸️ Your **{table.engine.title}** table in <#{table.row.channel_id}> is "
+                f"paused: {why}. Nothing moves until it is fixed; then use "
+                f"`/{table.ui.command} board` in that channel to carry on (or "
+                f"`/{table.ui.command} cancel` to end it).")
+        with contextlib.suppress(Exception):  # (a closed DM's channel note fails too)
+            await self.publisher.dm(table, table.row.host_id, content=text)
 
     async def resume(self, table: LiveTable) -> bool:
         """Carry on with a paused table (`/<game> board` in its channel); False if it was not
@@ -672,6 +673,13 @@ class TableService:
         self._schedule_ai(table)
         self.schedule_delivery(table)
         return True
+
+
+def need_unpaused(table: LiveTable) -> None:
+    """Refuse moves (and move panels) while a table is paused."""
+    if table.paused:
+        raise TableError(f"This table is paused: {table.paused}. Once that is fixed, "
+                         f"`/{table.ui.command} board` in its channel carries on.")
 
 
 def channel_unusable(exc: BaseException) -> str | None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.tables.service import TableError
+from bot.tables.service import TableError, need_unpaused
 from bot.ui import panel, render
 from bot.ui.components import PanelSelect, RoutedView, TableButton
 from bot.ui.replies import reply, reply_error
@@ -172,6 +172,7 @@ class TableInteractions:
                          note: str = "") -> None:
         if not table.playing:
             raise TableError("The game hasn't started yet.")
+        need_unpaused(table)
         engine = table.engine
         if seat not in engine.to_act(table.state):
             waiting = ", ".join(table.names[s] for s in sorted(engine.waiting_for(table.state)))
