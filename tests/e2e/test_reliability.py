@@ -75,7 +75,7 @@ async def test_a_failed_save_changes_nothing_and_the_next_move_works(fake, world
 
 
 async def test_an_ai_seat_keeps_playing_after_its_save_failed(fake, world, bots, monkeypatch):
-    monkeypatch.setattr(service_module, "SAVE_RETRY_SECONDS", (0.05,))
+    monkeypatch.setattr(service_module, "SAVE_RETRY_SECONDS", (0.05,), raising=False)
     bot = await bots.start(ai_delay=0.3)
     d = suspense(fake, world, bots)
     await d.open(world.alice, [], ai=1)
@@ -130,7 +130,8 @@ async def test_an_interaction_older_than_discords_window_is_ignored(fake, world,
     real = late.utcnow
     # as if each interaction reached the bot 5 s after it was made (a replay after a
     # reconnect): the snowflake's time against the bot's clock
-    monkeypatch.setattr(late, "utcnow", lambda: real() + datetime.timedelta(seconds=5))
+    monkeypatch.setattr(late, "utcnow", lambda: real() + datetime.timedelta(seconds=5),
+                        raising=False)
     caplog.set_level(logging.WARNING, "cardtable.interactions")
     with pytest.raises(BotDidNotRespond):
         await fake.slash(user, "suspense move", {"action": f"{version}.0"},
