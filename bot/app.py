@@ -26,6 +26,14 @@ def cog_modules() -> list[str]:
                   if not m.name.startswith("_"))
 
 
+class CardTableTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Every command (and its autocomplete) shows the person is here: DMs paused after a
+        refusal are tried again (before the command runs, so its own news is DM'd)."""
+        self.client.tables.publisher.player_seen(interaction.user.id)
+        return True
+
+
 class CardTableBot(commands.Bot):
     """The bot: owns storage and the table service; cogs reach them through `bot`."""
 
@@ -43,7 +51,7 @@ class CardTableBot(commands.Bot):
         kwargs.setdefault("guild_ready_timeout", 2.0)
         kwargs.setdefault("max_messages", None)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None, **kwargs)
+                         help_command=None, tree_cls=CardTableTree, **kwargs)
         self.settings = settings
         self._freeze_gc = freeze_gc
         self.bucket_sweeper = http_buckets.install(self.http)
@@ -100,6 +108,7 @@ class CardTableBot(commands.Bot):
         if interaction.type in (discord.InteractionType.component,
                                 discord.InteractionType.modal_submit) and too_late(interaction):
             return
+        self.tables.publisher.player_seen(interaction.user.id)
         if interaction.type is discord.InteractionType.component:
             from bot.ui.components import route
 
@@ -132,10 +141,10 @@ class CardTableBot(commands.Bot):
         """Every failure gets a friendly ephemeral answer; the bot keeps running."""
         from bot.tables.service import TableError
         from bot.tables.settings import OptionsError
-        from bot.ui.replies import SOMETHING_WENT_WRONG, reply_error
+        from bot.ui.replies import SOMETHING_WENT_WRONG, Refusal, reply_error
 
         original = getattr(error, "original", error)
-        if isinstance(original, TableError | OptionsError):
+        if isinstance(original, TableError | OptionsError | Refusal):
             text = str(original)
         elif isinstance(error, app_commands.CommandNotFound):
             text = "I don't know that command any more. Try `/help` for the current list."

@@ -2,7 +2,11 @@
 
 The publisher renders the table as it is *now* (coalescing bursts of moves into one edit) and
 remembers what each player was last sent, so a private view is DM'd only when it changed.
-A closed DM (403) is reported once in the channel, without the secret.
+A closed DM (403) is reported once in the channel, without the secret, and DMs to that
+player pause until they interact with the bot again (`player_seen`): Discord counts every
+401/403/429 answer and bans a bot that collects 10,000 in 10 minutes, and a player with
+closed DMs used to cost a refused DM on every change to their private view (59 in one Taboo
+game).
 """
 
 from __future__ import annotations
@@ -40,6 +44,11 @@ def _digest(obj) -> str:
     return hashlib.sha1(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
+def _add(items: list, item) -> None:
+    if item not in items:
+        items.append(item)
+
+
 class Publisher:
     def __init__(self, bot: CardTableBot, service: TableService) -> None:
         self.bot = bot
@@ -47,6 +56,10 @@ class Publisher:
         # user id -> DM channel id. discord.py caches only 128 DM channels, so with more
         # players than that every DM cost an extra POST /users/@me/channels (bench.load).
         self._dm_channels: dict[int, int] = {}
+        # users whose last DM was refused with 403: no DM is tried until they interact again.
+        # Tables keep their own list in meta ("dm_closed") so a restart does not retry them;
+        # this set is seeded from those on first use.
+        self._dm_closed: set[int] | None = None
 
     def channel(self, table: LiveTable) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(table.row.channel_id)
@@ -167,8 +180,11 @@ class Publisher:
 
     async def dm(self, table: LiveTable, user_id: int, **content) -> bool | None:
         """DM a player. True = sent; False = their DMs are closed (the channel is told once,
-        never the secret itself); None = a passing failure (e.g. rate limited): retry later."""
-        failed = table.meta.setdefault("dm_failed", [])
+        never the secret itself; no DM is tried again until they interact); None = a passing
+        failure (e.g. rate limited): retry later."""
+        closed = self._closed_users()
+        if user_id in closed:
+            return False
         try:
             channel_id = self._dm_channels.get(user_id)
             if channel_id is None:
@@ -179,19 +195,48 @@ class Publisher:
                                                            type=discord.ChannelType.private)
             await channel.send(**content)
         except discord.Forbidden as exc:
-            if user_id not in failed:
-                failed.append(user_id)
-                log.info("table %s: DM to %s failed (%s)", table.id, user_id, exc)
+            log.info("table %s: DM to %s refused (%s); paused until they interact", table.id,
+                     user_id, exc)
+            closed.add(user_id)
+            _add(table.meta.setdefault("dm_closed", []), user_id)
+            told = table.meta.setdefault("dm_told", [])
+            if user_id not in told:
+                told.append(user_id)
                 await self.announce(table, f"📪 <@{user_id}>, I can't send you direct messages "
                                     "(they may be closed for this server). Use the **My hand** "
                                     f"button or `/{table.ui.command} hand` to see your cards.")
+            self.service.meta_changed(table)
             return False
         except discord.HTTPException as exc:
             log.warning("table %s: DM to %s failed for now (%s)", table.id, user_id, exc)
             return None
-        if user_id in failed:
-            failed.remove(user_id)
         return True
+
+    def player_seen(self, user_id: int) -> None:
+        """The player clicked or typed something: their DMs may be open again, so the next
+        change to their private view is DM'd (one try; a refusal pauses DMs again, and the
+        channel is not told twice)."""
+        closed = self._closed_users()
+        if user_id not in closed:
+            return
+        closed.discard(user_id)
+        for table in self.service.live.values():
+            paused = table.meta.get("dm_closed")
+            if paused and user_id in paused:
+                paused.remove(user_id)
+                self.service.meta_changed(table)
+
+    def _closed_users(self) -> set[int]:
+        if self._dm_closed is None:
+            self._dm_closed = set()
+            for table in self.service.live.values():
+                meta = table.meta
+                if "dm_failed" in meta:  # saved before DMs paused: told, and closed
+                    legacy = meta.pop("dm_failed")
+                    meta.setdefault("dm_told", list(legacy))
+                    meta.setdefault("dm_closed", list(legacy))
+                self._dm_closed.update(meta.get("dm_closed", ()))
+        return self._dm_closed
 
     async def _final(self, table: LiveTable) -> None:
         if table.meta.get("final_posted"):

@@ -20,7 +20,8 @@ LOG_LENGTH = 8
 # A move never changes these, so when a saved draft becomes the live table the live values
 # are kept (see LiveTable.adopt).
 DELIVERY_META = ("turn_for", "turn_refresh", "private_sent", "private_shown", "dm_failed",
-                 "delivered_version", "final_posted", "turn_message_id")
+                 "dm_closed", "dm_told", "delivered_version", "final_posted",
+                 "turn_message_id")
 
 
 @dataclass(eq=False)

@@ -5,11 +5,20 @@ from __future__ import annotations
 import logging
 
 import discord
+from discord import app_commands
 
 log = logging.getLogger("cardtable.ui")
 
 # What a person sees when a command or a click hits a bug of ours (logged, not shown).
 SOMETHING_WENT_WRONG = "Something went wrong on my side; nothing was changed. Please try again."
+
+
+class Refusal(app_commands.CheckFailure):
+    """A command check that refuses the person, saying why in words meant for them.
+
+    Raised from a check (never answered there): the tree's error handler sends the one
+    answer. A check that answered itself and returned False made discord.py raise a
+    CheckFailure too, and the error handler answered a second time."""
 
 
 async def reply(interaction: discord.Interaction, content: str | None = None, *,
@@ -35,6 +44,21 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
         log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 
 
+def already_answered(interaction: discord.Interaction) -> bool:
+    """Whether the interaction already has its answer (a message, an edit or a form).
+
+    A deferred interaction has not: its followup is the answer."""
+    kind = interaction.response.type
+    return kind is not None and kind not in (
+        discord.InteractionResponseType.deferred_channel_message,
+        discord.InteractionResponseType.deferred_message_update)
+
+
 async def reply_error(interaction: discord.Interaction, text: str) -> None:
-    """A friendly ephemeral error; never raises."""
+    """A friendly ephemeral error; never raises. One answer per interaction: an error after
+    the interaction was answered (e.g. a failure after a move was confirmed) is logged, not
+    sent as a second message that would contradict the first."""
+    if already_answered(interaction):
+        log.warning("not answering interaction %s twice: %s", interaction.id, text)
+        return
     await reply(interaction, f"⚠️ {text}", ephemeral=True)
