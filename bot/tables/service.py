@@ -15,10 +15,11 @@ import contextlib
 import logging
 import os
 import random
+import sqlite3
 import time
 from typing import TYPE_CHECKING, Any
 
-from bot.storage import StaleVersionError, StorageError, UnreadableRow
+from bot.storage import StaleVersionError, StorageError, StorageUnavailable, UnreadableRow
 from bot.tables.live import LiveTable
 from bot.tables.settings import resolve_options
 from engines.core import (
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("cardtable.tables")
 RETRY_LIMIT = 5  # delivery attempts after a failure before giving up until the next move
 META_FLUSH_SECONDS = 0.5
+META_RETRY_SECONDS = 5.0  # after the database refused a bookkeeping save
 AI_NAMES = ("Ada", "Babbage", "Turing", "Lovelace", "Hopper", "Knuth", "Shannon", "Dijkstra",
             "Liskov", "Ritchie", "Wirth", "Hamilton")
 
@@ -118,7 +120,13 @@ class TableService:
         Tables load one by one: one that can't be restored (unreadable row, a game that is
         not loaded, a state its engine refuses) is quarantined and its channel told, and the
         others start."""
-        for row in await self.storage.active_tables():
+        try:
+            rows = await self.storage.active_tables()
+        except sqlite3.DatabaseError as exc:  # a corrupt page past the start-up check
+            raise StorageUnavailable(f"The database file {self.storage.path} is corrupt "
+                                     f"({exc}); restore it from a backup or move it away to "
+                                     "start with an empty one.") from exc
+        for row in rows:
             try:
                 if isinstance(row, UnreadableRow):
                     raise ValueError(row.reason)
@@ -219,10 +227,14 @@ class TableService:
             raise TableError("On this server the game options are set by moderators "
                              "(`/config`); open the lobby without options.")
         options, table_settings = resolve_options(ui.engine, base, defaults, overrides)
-        row = await self.storage.create_table(
-            guild_id=guild_id, channel_id=channel_id, game=game, host_id=host_id,
-            seats=[{"user_id": host_id, "name": host_name, "ai": False}],
-            options={"game": options.model_dump(), "table": table_settings.model_dump()})
+        try:
+            row = await self.storage.create_table(
+                guild_id=guild_id, channel_id=channel_id, game=game, host_id=host_id,
+                seats=[{"user_id": host_id, "name": host_name, "ai": False}],
+                options={"game": options.model_dump(), "table": table_settings.model_dump()})
+        except StorageError as exc:
+            log.error("channel %s: could not open a lobby: %s", channel_id, exc)
+            raise SaveFailed() from None
         if row is None:
             raise TableError("This channel already has a table.")
         table = LiveTable(row=row, ui=ui)
@@ -600,13 +612,29 @@ class TableService:
 
     async def _flush_meta_soon(self) -> None:
         await asyncio.sleep(META_FLUSH_SECONDS)
-        await self.flush_meta()
+        try:
+            await self.flush_meta()
+        except StorageError as exc:
+            log.warning("bookkeeping of %d table(s) could not be saved (%s); trying again in "
+                        "%.0f s", len(self._meta_dirty), exc, META_RETRY_SECONDS)
+            await asyncio.sleep(META_RETRY_SECONDS)
+            if self._meta_dirty:
+                self._flush_task = asyncio.create_task(self._flush_meta_soon(),
+                                                       name="meta-flush")
 
     async def flush_meta(self) -> None:
-        batch = [t.row for t in self._meta_dirty.values()]
+        """Save the bookkeeping of every table that changed; if the database refuses, they
+        stay queued (StorageError)."""
+        tables = dict(self._meta_dirty)
         self._meta_dirty.clear()
-        if batch:
-            await self.storage.save_metas(batch)
+        if not tables:
+            return
+        try:
+            await self.storage.save_metas([t.row for t in tables.values()])
+        except StorageError:
+            for table_id, table in tables.items():
+                self._meta_dirty.setdefault(table_id, table)
+            raise
 
     # ------------------------------------------------------------------ helpers
     def _need_lobby(self, table: LiveTable) -> None:
@@ -654,10 +682,12 @@ class TableService:
         if table.ai_task and not table.ai_task.done() and table.ai_task is not \
                 asyncio.current_task():
             table.ai_task.cancel()
+        command = table.ui.command
         text = (f"⏸️ Your **{table.engine.title}** table in <#{table.row.channel_id}> is "
-                f"paused: {why}. Nothing moves until it is fixed; then use "
-                f"`/{table.ui.command} board` in that channel to carry on (or "
-                f"`/{table.ui.command} cancel` to end it).")
+                f"paused: {why}. Nothing moves and nothing is recorded until it is fixed; "
+                + ("it can't go on without its channel." if "deleted" in why else
+                   f"then use `/{command} board` in that channel to carry on (or "
+                   f"`/{command} cancel` to end it)."))
         with contextlib.suppress(Exception):  # (a closed DM's channel note fails too)
             await self.publisher.dm(table, table.row.host_id, content=text)
 

@@ -159,6 +159,29 @@ async def test_cancel_and_board_answer_before_calling_discord(fake, world, bots,
     assert not bot.tables.live
 
 
+async def test_the_ai_takeover_note_is_not_sent_inside_the_table_lock(fake, world, bots):
+    """A timed-out player's seat goes to an AI with a note in the channel. With the channel
+    slow (4 s per post) the next player's move must still be answered at once: the note used
+    to be posted while the table's lock was held."""
+    bot = await bots.start(turn_seconds=1, timer_tick=0.05)
+    d = suspense(fake, world, bots)
+    await d.open(world.alice, [world.bob], options="turn_seconds=1 afk_turns=1")
+    table = d.table
+    version = table.version
+    fake.stall_next("POST", rf"/channels/{world.channel.id}/messages$", 4.0, times=10)
+    assert await eventually(lambda: table.version > version, 10), "the timer never fired"
+    assert await eventually(lambda: any(not table.is_ai(s)
+                                        for s in table.engine.waiting_for(table.state)), 2)
+    human = next(s for s in sorted(table.engine.waiting_for(table.state))
+                 if not table.is_ai(s))
+    user = d.seat_user(human)
+    seat = table.seat_of(user.id)
+    panel = await fake.slash(user, "suspense move", {"action": f"{table.version}.0"},
+                             channel=world.channel)
+    assert panel.ephemeral and (CONFIRM in panel.text or "⚠️" in panel.text), panel.text
+    assert seat is not None and bot.tables.live
+
+
 async def test_a_hung_request_times_out_frees_its_budget_slot_and_is_retried(fake, world,
                                                                             bots):
     bot = await bots.start(rest_timeout=0.5, rest_requests_per_second=2)
