@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.ui import render
+from bot.ui.components import RematchButton, RoutedView
+from bot.ui.text import CONTENT_LIMIT, DESCRIPTION_LIMIT, clip
 from engines.core import render_seats
 
 if TYPE_CHECKING:
@@ -245,12 +247,22 @@ class Publisher:
         engine = table.engine
         outcome = engine.outcome(table.state)
         channel = self.channel(table)
-        text = table.ui.render_result(outcome, engine.view(table.state, None), table.names)
-        embed = discord.Embed(title=f"🏁 {engine.title} — game over", description=text[:4000],
+        names = [f"{s['name']} (left)" if s.get("left") else s["name"] for s in table.seats]
+        text = table.ui.render_result(outcome, engine.view(table.state, None), names)
+        left = [s["name"] for s in table.seats if s.get("left")]
+        if left:
+            text += (f"\n\n🚪 {', '.join(left)} left during the game; an AI finished for "
+                     f"{'them' if len(left) > 1 else 'that seat'} (counted as played, not won).")
+        embed = discord.Embed(title=f"🏁 {engine.title} — game over",
+                              description=clip(text, DESCRIPTION_LIMIT),
                               colour=table.ui.colour)
         reason = render_seats(outcome.reason, table.names)
         embed.set_footer(text=f"{reason} · /leaderboard and /stats keep the score")
-        await channel.send(embed=embed)
+        view = None
+        if table.meta.get("match_id") and any(s.get("user_id") for s in table.seats):
+            view = RoutedView()
+            view.add_item(RematchButton(table.meta["match_id"]))
+        await channel.send(embed=embed, **({"view": view} if view else {}))
 
     # ------------------------------------------------------------------ one-offs
     async def announce(self, table: LiveTable, text: str) -> None:
@@ -259,7 +271,7 @@ class Publisher:
         from bot.tables.service import channel_unusable
 
         try:
-            await self.channel(table).send(text[:2000], allowed_mentions=MENTIONS)
+            await self.channel(table).send(clip(text, CONTENT_LIMIT), allowed_mentions=MENTIONS)
         except discord.HTTPException as exc:
             if channel_unusable(exc):
                 raise
@@ -271,9 +283,23 @@ class Publisher:
         await self.bot.wait_until_ready()
         try:
             await self.bot.get_partial_messageable(channel_id).send(
-                text[:2000], allowed_mentions=discord.AllowedMentions.none())
+                clip(text, CONTENT_LIMIT), allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.warning("could not post to channel %s", channel_id, exc_info=True)
+
+    async def close_lobby(self, table: LiveTable, text: str) -> None:
+        """Turn a closed lobby's message into a note (its buttons go)."""
+        if table.row.board_message_id:
+            with contextlib.suppress(discord.HTTPException):
+                await self.channel(table).get_partial_message(table.row.board_message_id).edit(
+                    content=text, embeds=[], view=None)
+
+    async def refresh_lobby(self, table: LiveTable) -> None:
+        """Show a lobby changed by a command (clicks edit it through their interaction)."""
+        if table.row.board_message_id:
+            with contextlib.suppress(discord.HTTPException):
+                await self.channel(table).get_partial_message(table.row.board_message_id).edit(
+                    embed=render.lobby_embed(table), view=render.lobby_view(table))
 
     async def show_closed(self, table: LiveTable, why: str) -> None:
         if table.row.board_message_id:

@@ -8,14 +8,19 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.tables.settings import (
+    SERVER_KEY,
     OptionsError,
+    ServerSettings,
     TableSettings,
+    describe_model,
     describe_options,
     option_fields,
     parse_value,
     resolve_options,
+    resolve_server,
 )
 from bot.ui.replies import Refusal, reply, reply_error
+from bot.ui.text import OPTION_LIMIT, plain
 from cogs.stats import GAME_CHOICES
 from engines import ENGINES
 
@@ -87,8 +92,41 @@ class ConfigGroup(app_commands.Group, name="config",
         if game not in ENGINES:
             return []
         fields = option_fields(ENGINES[game])
-        return [app_commands.Choice(name=f"{k} — {f.description}"[:100], value=k)
+        return [app_commands.Choice(name=plain(f"{k} — {f.description}", OPTION_LIMIT), value=k)
                 for k, f in fields.items() if current.lower() in k][:25]
+
+    @app_commands.command(name="server", description="Show the server-wide settings; set one "
+                          "(Manage Server).")
+    @app_commands.describe(setting="Which setting (leave empty to list them)",
+                           value="Its new value")
+    @app_commands.choices(setting=[app_commands.Choice(name=key, value=key)
+                                   for key in ServerSettings.model_fields])
+    async def server(self, interaction: discord.Interaction, setting: str | None = None,
+                     value: str | None = None) -> None:
+        stored = await self.bot.storage.get_game_settings(interaction.guild_id, SERVER_KEY)
+        note = ""
+        if setting is not None:
+            if not _can_manage(interaction):
+                raise Refusal("Only members with **Manage Server** can change server "
+                              "settings. Anyone can see them with `/config server`.")
+            if value is None:
+                await reply_error(interaction, f"Give a `value` for `{setting}`. Nothing was "
+                                  "changed.")
+                return
+            try:
+                resolve_server(stored, **{setting: parse_value(value)})
+            except OptionsError as exc:
+                await reply_error(interaction, f"{exc} Nothing was changed.")
+                return
+            stored = {**stored, setting: parse_value(value)}
+            await self.bot.storage.set_game_settings(interaction.guild_id, SERVER_KEY, stored)
+            note = f"✅ `{setting}` is now **{value}**."
+        lines = describe_model(resolve_server(stored))
+        embed = discord.Embed(title="⚙️ Server settings",
+                              description=(note + "\n\n" if note else "") + "\n".join(lines),
+                              colour=0x95A5A6)
+        embed.set_footer(text="/config server setting: value:")
+        await reply(interaction, embed=embed, ephemeral=True)
 
     @app_commands.command(name="reset", description="Forget this server's defaults for a game "
                           "(Manage Server).")

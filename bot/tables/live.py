@@ -38,6 +38,7 @@ class LiveTable:
     finished: bool = False
     delivery_failures: int = 0
     dropped: bool = False  # cancelled (not finished by the game)
+    closing_note: str = "cancelled"  # how a dropped table's board says it ended
     finish_pending: bool = False  # over, but its result could not be recorded yet
     notices: list[str] = field(default_factory=list)  # channel notes for the delivery task
     base_board_message_id: int | None = None  # a draft's board id when it was taken
@@ -129,8 +130,16 @@ class LiveTable:
         return [s["name"] for s in self.seats]
 
     def seat_of(self, user_id: int) -> int | None:
+        """The seat this user plays (not one they left: an AI plays it now)."""
         for i, seat in enumerate(self.seats):
-            if seat.get("user_id") == user_id:
+            if seat.get("user_id") == user_id and not seat.get("left"):
+                return i
+        return None
+
+    def left_seat_of(self, user_id: int) -> int | None:
+        """The seat this user left during the game, if any."""
+        for i, seat in enumerate(self.seats):
+            if seat.get("user_id") == user_id and seat.get("left"):
                 return i
         return None
 

@@ -21,7 +21,7 @@ from bot.game_cog import GameCog
 from bot.game_ui import GameUI, TextPrompt
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
-from bot.ui.text import clip
+from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, clip, plain
 from engines import ENGINES
 from engines.cards import Card
 from engines.core import GameError
@@ -92,7 +92,7 @@ def _fit_text(lines: list[str], limit: int, *, keep_last: bool = True, more: str
     if dropped:
         note = f"… {dropped} {more or 'more'}"
         lines = [note, *lines] if keep_last else [*lines, note]
-    return "\n".join(lines)[:limit]
+    return clip("\n".join(lines), limit, keep="end" if keep_last else "start")
 
 
 # --------------------------------------------------------------------------- the UI
@@ -192,7 +192,7 @@ class HiddenRulesUI(GameUI):
             embed.title = "No trick in progress"
         status = "\n".join(self._status_lines(view, names))
         body = _fit_text(lines, 1800 - len(status), more="earlier cards")
-        embed.description = (f"{body}\n\n{status}" if body else status)[:4000]
+        embed.description = clip(f"{body}\n\n{status}" if body else status, DESCRIPTION_LIMIT)
         return embed
 
     def _scores_embed(self, view: dict[str, Any], names: list[str]) -> discord.Embed:
@@ -261,7 +261,7 @@ class HiddenRulesUI(GameUI):
             return None
         embed = discord.Embed(title="Everyone's secret rule", colour=self.colour)
         for seat, rule in enumerate(rules):
-            embed.add_field(name=names[seat], value=_rule_lines(rule)[:1024], inline=False)
+            embed.add_field(name=names[seat], value=clip(_rule_lines(rule)), inline=False)
         return embed
 
     @staticmethod
@@ -293,25 +293,25 @@ class HiddenRulesUI(GameUI):
         rule = view.get("my_rule")
         dealt = view.get("dealt") or {"triggers": [], "actions": []}
         if rule:
-            embed.add_field(name="🤫 Your secret rule", value=_rule_lines(rule)[:1024],
+            embed.add_field(name="🤫 Your secret rule", value=clip(_rule_lines(rule)),
                             inline=False)
             kept = {rule["trigger"]["id"], rule["action"]["id"]}
             out = [c["label"] for c in dealt["triggers"] if c["id"] not in kept]
             out += [c["label"] for c in dealt["actions"] if c["id"] not in kept]
             if out:
                 embed.add_field(name="Out of play (you did not keep them: nobody has them)",
-                                value="\n".join(out)[:1024], inline=False)
+                                value=clip("\n".join(out)), inline=False)
         else:
             text = "**Triggers** (keep one)\n" + "\n".join(
                 f"• {c['label']}" for c in dealt["triggers"])
             text += "\n**Actions** (keep one)\n" + "\n".join(
                 f"• {c['label']}" for c in dealt["actions"])
             text += "\nChoose with **Take my turn** or `/hiddenrules keep`."
-            embed.add_field(name="🤫 Choose your secret rule", value=text[:1024], inline=False)
+            embed.add_field(name="🤫 Choose your secret rule", value=clip(text), inline=False)
         known = view.get("known_rules") or {}
         for holder, known_rule in sorted(known.items(), key=lambda kv: int(kv[0])):
             embed.add_field(name=f"🔎 {names[int(holder)]}'s rule (shown to you)",
-                            value=_rule_lines(known_rule)[:1024], inline=False)
+                            value=clip(_rule_lines(known_rule)), inline=False)
         pending = view.get("pending")
         if pending and pending["accused"] == seat:
             holder = names[pending["holder"]]
@@ -321,7 +321,7 @@ class HiddenRulesUI(GameUI):
                        f"broke {holder}'s rule: {_quote(pending['hint'], 200)}\n"
                        f"**Accept** (card back, {MINUS}1 point) or **Challenge** (you see the "
                        "rule; whoever is wrong pays) — **Take my turn** or "
-                       "`/hiddenrules accept` / `challenge`.")[:1024],
+                       "`/hiddenrules accept` / `challenge`."),
                 inline=False)
         return embed
 
@@ -530,7 +530,7 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
         seat, label = accused
         if current.strip() and current.strip().lower() not in label.lower():
             return []
-        return [app_commands.Choice(name=label[:100], value=f"{table.version}.{seat}")]
+        return [app_commands.Choice(name=plain(label, OPTION_LIMIT), value=f"{table.version}.{seat}")]
 
     @enforce.autocomplete("holder")
     async def _holder_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -578,7 +578,7 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
             return []
         needle = current.strip().lower()
         cards = table.engine.view(table.state, seat)["dealt"][key]
-        return [app_commands.Choice(name=c["label"][:100], value=str(c["id"]))
+        return [app_commands.Choice(name=plain(c["label"], OPTION_LIMIT), value=str(c["id"]))
                 for c in cards if not needle or needle in c["label"].lower()]
 
     @keep.autocomplete("trigger")

@@ -19,7 +19,7 @@ from bot.game_cog import MAX_CHOICES, GameCog
 from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
-from bot.ui.text import clip, plural
+from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, clip, plain, plural
 from engines import ENGINES
 from engines.core import GameError, Outcome, render_seats
 from engines.six_suit.cards import (
@@ -232,7 +232,7 @@ class SixSuitUI(GameUI):
             lines.append("🚫 Vetoed this turn: " + ", ".join(
                 f"{_card(v['card'])} on {_name(names, v['target'])}'s pile {v['pile'] + 1}"
                 for v in vetoed))
-        embed = discord.Embed(description=clip("\n".join(lines), 4000), colour=self.colour)
+        embed = discord.Embed(description=clip("\n".join(lines), DESCRIPTION_LIMIT), colour=self.colour)
         discard = view.get("discard") or []
         shown = discard[-DISCARDS_SHOWN:]
         more = "… " if len(discard) > len(shown) else ""
@@ -510,7 +510,7 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
 
     @app_commands.command(name="play", description="Cover a pile (yours, a teammate's or an "
                           "opponent's) with a card that shares an attribute.")
-    @app_commands.describe(card="A card from your hand, e.g. 3🟥▲ or `3 red triangle`.",
+    @app_commands.describe(card="A card from your hand, e.g. 3🟥▲ or 3 red triangle.",
                            player="Whose pile: me, a name or a seat number (suggestions list "
                            "only where the card fits).",
                            pile="Pile 1–6 (suggestions list only the piles it fits).")
@@ -579,7 +579,7 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
             name = _card_choice_name(label, f"fits {plural(count, 'pile')}")
             if needle and needle not in name.lower():
                 continue
-            out.append(app_commands.Choice(name=name[:100], value=label))
+            out.append(app_commands.Choice(name=plain(name, OPTION_LIMIT), value=label))
         return out[:MAX_CHOICES]
 
     @play.autocomplete("player")
@@ -599,7 +599,7 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
             name = f"{who} — {plural(fits[target], 'pile')} fit"
             if needle and needle not in name.lower():
                 continue
-            out.append(app_commands.Choice(name=name[:100], value=str(target + 1)))
+            out.append(app_commands.Choice(name=plain(name, OPTION_LIMIT), value=str(target + 1)))
         return out[:MAX_CHOICES]
 
     @play.autocomplete("pile")
@@ -621,7 +621,7 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
                 text = f"Pile {a.pile + 1}"
             labels[a.pile] = text
         needle = str(current or "").strip().lower()
-        return [app_commands.Choice(name=text[:100], value=pile + 1)
+        return [app_commands.Choice(name=plain(text, OPTION_LIMIT), value=pile + 1)
                 for pile, text in sorted(labels.items())
                 if not needle or needle in text.lower()][:MAX_CHOICES]
 

@@ -462,8 +462,7 @@ class SuitTabooCog(GameCog, group_name="suittaboo", group_description="Play Suit
     # ---- cast ----------------------------------------------------------------------------
     @app_commands.command(name="cast", description="Shoot 1–3 doubts from your catapult "
                           "(the Take my turn panel walks you through it).")
-    @app_commands.describe(shot="Type cards and names to narrow the suggestions, e.g. "
-                           "`7h bob`.")
+    @app_commands.describe(shot="Type cards and names to narrow the suggestions, e.g. 7h bob.")
     async def cast(self, interaction: discord.Interaction, shot: str) -> None:
         table, action = self._typed(
             interaction, shot, Cast, cast_labeller(self.table_here(interaction)),

@@ -9,7 +9,7 @@ from discord import app_commands
 
 from bot.game_cog import GameCog
 from bot.game_ui import GameUI
-from bot.ui.text import plural
+from bot.ui.text import clip, plural
 from engines import ENGINES
 from engines.suspense.rules import Fold, Pass, Play, condition_table, condition_text
 
@@ -51,7 +51,7 @@ class SuspenseUI(GameUI):
             embed.add_field(
                 name=f"{names[seat]} — {plural(player['score'], 'pt')}"
                      + (f" ({', '.join(status)})" if status else ""),
-                value=f"{plural(player['hand_size'], 'card')} in hand\n{in_play}"[:1024],
+                value=clip(f"{plural(player['hand_size'], 'card')} in hand\n{in_play}"),
                 inline=False)
         embeds = [embed]
         last = view.get("last_match")
@@ -67,7 +67,7 @@ class SuspenseUI(GameUI):
             items = hands.items() if isinstance(hands, dict) else enumerate(hands)
             shown = [f"{names[int(s)]}: {_cards(h)}" for s, h in items if h is not None]
             if shown:
-                recap.add_field(name="Hands at the end", value="\n".join(shown)[:1024])
+                recap.add_field(name="Hands at the end", value=clip("\n".join(shown)))
             embeds.append(recap)
         return embeds
 

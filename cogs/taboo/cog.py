@@ -18,7 +18,7 @@ from bot.game_cog import GameCog
 from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
-from bot.ui.text import clip, plural
+from bot.ui.text import OPTION_LIMIT, clip, plain, plural
 from engines import ENGINES
 from engines.cards import Card
 from engines.core import GameError, Outcome
@@ -404,7 +404,7 @@ class TabooCog(GameCog, group_name="taboo", group_description="Play Taboo."):
             if value in seen or not all(w in _normal(name) for w in words):
                 continue
             seen.add(value)
-            out.append(app_commands.Choice(name=name[:100], value=value))
+            out.append(app_commands.Choice(name=plain(name, OPTION_LIMIT), value=value))
             if len(out) == 25:
                 break
         return out
