@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.pictures import Picture
+from bot.pictures.prefs import PicturePrefs
 from bot.ui import render
 from bot.ui.components import RematchButton, RoutedView
 from bot.ui.text import CONTENT_LIMIT, DESCRIPTION_LIMIT, clip
@@ -51,6 +53,11 @@ def _add(items: list, item) -> None:
         items.append(item)
 
 
+def _upload(picture: Picture | None) -> dict:
+    """The `file=` argument that uploads a picture with a new message (nothing without one)."""
+    return {"file": render.picture_file(picture)} if picture is not None else {}
+
+
 class Publisher:
     def __init__(self, bot: CardTableBot, service: TableService) -> None:
         self.bot = bot
@@ -62,6 +69,7 @@ class Publisher:
         # Tables keep their own list in meta ("dm_closed") so a restart does not retry them;
         # this set is seeded from those on first use.
         self._dm_closed: set[int] | None = None
+        self.pictures = PicturePrefs(service)
 
     def channel(self, table: LiveTable) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(table.row.channel_id)
@@ -92,13 +100,20 @@ class Publisher:
         humans = [] if table.finished else sorted(
             s for s in table.engine.waiting_for(table.state) if not table.is_ai(s))
         key = [table.seats[s]["user_id"] for s in humans]
-        content = {"embeds": render.board_embeds(table), "view": render.board_view(table),
+        embeds = render.board_embeds(table)
+        content = {"view": render.board_view(table),
                    "content": self._turn_text(table, key) if key else None,
                    "allowed_mentions": MENTIONS}
+        picture = None
+        if await self.pictures.server(table.row.guild_id):
+            picture = await render.draw(render.board_picture_job(table))  # same state as text
+        content["embeds"] = embeds
+        if picture is not None:
+            render.show_picture(embeds[-1], picture)
         if table.meta.get("turn_refresh") or (key and key != table.meta.get("turn_for")):
-            await self._repost(table, **content)
+            await self._repost(table, picture, **content)
         else:
-            await self._edit_or_post(table, **content)
+            await self._edit_or_post(table, picture, **content)
         table.meta["turn_for"] = key
         table.meta.pop("turn_refresh", None)
 
@@ -112,27 +127,31 @@ class Publisher:
         return (f"🎯 {mentions}, it's your move in **{table.engine.title}**"
                 f"{' — ' + hint if hint else ''}{clock}.")
 
-    async def _repost(self, table: LiveTable, **content) -> None:
+    async def _repost(self, table: LiveTable, picture: Picture | None, **content) -> None:
         """Post the board anew, then delete the old one (never the other way round: a failed
         post leaves the old board in place for the retry)."""
         channel = self.channel(table)
         old = table.row.board_message_id
-        message = await channel.send(**content)
+        message = await channel.send(**content, **_upload(picture))
         table.row.board_message_id = message.id
         if old:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(old).delete()
 
-    async def _edit_or_post(self, table: LiveTable, **content) -> None:
+    async def _edit_or_post(self, table: LiveTable, picture: Picture | None,
+                            **content) -> None:
+        """Edit the board in place; its `attachments` list is the new picture alone (or
+        nothing), so the old picture is replaced, never left beside the new one."""
         channel = self.channel(table)
         content.setdefault("view", None)
         if table.row.board_message_id:
             try:
-                await channel.get_partial_message(table.row.board_message_id).edit(**content)
+                await channel.get_partial_message(table.row.board_message_id).edit(
+                    **content, attachments=[render.picture_file(picture)] if picture else [])
                 return
             except discord.NotFound:
                 table.row.board_message_id = None
-        message = await channel.send(**content)
+        message = await channel.send(**content, **_upload(picture))
         table.row.board_message_id = message.id
 
     async def _drop_legacy_notice(self, table: LiveTable) -> None:
@@ -171,9 +190,14 @@ class Publisher:
                 sent[str(seat)] = digest  # nothing the player would see is new
                 continue
             embed = render.private_embed(table, seat, events) if events else base
-            outgoing.append((seat, user_id, digest, looks, events, embed))
-        for index, (seat, user_id, digest, looks, _events, embed) in enumerate(outgoing):
-            delivered = await self.dm(table, user_id, embed=embed)
+            job = render.hand_picture_job(table, seat)  # this state's view, like the embed
+            outgoing.append((seat, user_id, digest, looks, events, (embed, job)))
+        for index, (seat, user_id, digest, looks, _events, (embed, job)) in enumerate(outgoing):
+            picture = None
+            if await self.pictures.for_user(user_id, table.row.guild_id):
+                picture = await render.draw(job)
+            render.show_picture(embed, picture)
+            delivered = await self.dm(table, user_id, embed=embed, **_upload(picture))
             if delivered is None:  # a passing failure: keep the news for the retry
                 for later, _, _, _, events, _ in outgoing[index:]:
                     table.pending_private[later][:0] = events

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.pictures import Picture
 from engines.core import Engine, Outcome
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
@@ -47,6 +48,16 @@ class GameUI:
                        ) -> discord.Embed:
         """One seat's private view: hand, secret role or rule."""
         raise NotImplementedError
+
+    def board_picture(self, view: dict[str, Any], names: list[str]) -> Picture | None:
+        """The board as a picture (cogs/<game>/pictures.py), drawn from the public view only.
+        Runs in a worker thread: it must use nothing but its arguments."""
+        return None
+
+    def hand_picture(self, view: dict[str, Any], names: list[str], seat: int
+                     ) -> Picture | None:
+        """One seat's private view as a picture, drawn from that seat's view only."""
+        return None
 
     def turn_hint(self, view: dict[str, Any], names: list[str]) -> str | None:
         """A few words for the turn notice on what is asked (e.g. "consent or veto …")."""

@@ -120,6 +120,7 @@ class ConfigGroup(app_commands.Group, name="config",
                 return
             stored = {**stored, setting: parse_value(value)}
             await self.bot.storage.set_game_settings(interaction.guild_id, SERVER_KEY, stored)
+            self.bot.tables.publisher.pictures.server_changed(interaction.guild_id)
             note = f"✅ `{setting}` is now **{value}**."
         lines = describe_model(resolve_server(stored))
         embed = discord.Embed(title="⚙️ Server settings",

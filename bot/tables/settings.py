@@ -36,6 +36,9 @@ class ServerSettings(GameOptions):
                                     "this many minutes without a join, leave or change.")
     leaderboard_min_games: int = Field(3, ge=1, le=1000, description="Finished games a "
                                        "player needs to appear on /leaderboard.")
+    pictures: bool = Field(True, description="Boards and hands also show as pictures (the "
+                           "text stays complete; members can turn pictures off for "
+                           "themselves with /pictures).")
 
 
 SERVER_KEY = "_server"  # the guild_settings row holding ServerSettings

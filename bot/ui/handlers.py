@@ -338,12 +338,19 @@ class TableInteractions:
             raise TableError("The game hasn't started yet.")
         seat = self._seat(table, interaction)
         embed = render.private_embed(table, seat)
+        job = render.hand_picture_job(table, seat)  # the same state as the embed
+        picture = None
+        if await self.service.publisher.pictures.for_user(interaction.user.id,
+                                                          table.row.guild_id):
+            picture = await render.draw(job)
+        render.show_picture(embed, picture)
         view = None
         if seat in table.engine.to_act(table.state):
             view = RoutedView()
             view.add_item(TableButton(table.id, "turn", str(table.version), label="Take my turn",
                                       emoji="▶️", style=discord.ButtonStyle.primary))
-        await reply(interaction, embed=embed, view=view, ephemeral=True)
+        await reply(interaction, embed=embed, view=view, ephemeral=True,
+                    file=render.picture_file(picture) if picture else None)
 
     def _seat(self, table: LiveTable, interaction: discord.Interaction) -> int:
         return self.service.seat_for(table, interaction.user.id)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import io
+import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
 
+from bot.pictures import Picture, render_off_loop
 from bot.tables.settings import TableSettings, describe_options
 from bot.ui.components import RemoveSelect, RoutedView, TableButton, TeamSelect
 from bot.ui.text import FIELD_LIMIT, chunks, clip
@@ -15,6 +19,7 @@ if TYPE_CHECKING:
     from bot.tables.live import LiveTable
 
 EMBED_TEXT_LIMIT = 5800
+log = logging.getLogger("cardtable.pictures")
 
 
 def _seat_line(table: LiveTable, seat: int) -> str:
@@ -138,4 +143,40 @@ def private_embed(table: LiveTable, seat: int, events: list[Event] | None = None
         embed.add_field(name="Just now (only you see this)", value=clip(text, keep="end"),
                         inline=False)
     embed.set_footer(text="Secret: only you can see this.")
+    return embed
+
+
+# ---------------------------------------------------------------------- pictures
+def board_picture_job(table: LiveTable) -> Callable[[], Picture | None]:
+    """The board's picture as a job for a worker thread, bound to the public view *now*."""
+    view, names, ui = table.engine.view(table.state, None), list(table.names), table.ui
+    return lambda: ui.board_picture(view, names)
+
+
+def hand_picture_job(table: LiveTable, seat: int) -> Callable[[], Picture | None]:
+    """A seat's private picture as a job, bound to that seat's own view *now*."""
+    view, names, ui = table.engine.view(table.state, seat), list(table.names), table.ui
+    return lambda: ui.hand_picture(view, names, seat)
+
+
+async def draw(job: Callable[[], Picture | None]) -> Picture | None:
+    """Run a picture job off the event loop. A picture that fails is logged and left out:
+    the text it goes with is complete, and the game must not stop over a drawing."""
+    try:
+        return await render_off_loop(job)
+    except Exception:
+        log.exception("a picture failed to draw; sending text only")
+        return None
+
+
+def picture_file(picture: Picture) -> discord.File:
+    """The upload for a picture, its description as the attachment's alt text."""
+    return discord.File(io.BytesIO(picture.data), filename=picture.filename,
+                        description=picture.description)
+
+
+def show_picture(embed: discord.Embed, picture: Picture | None) -> discord.Embed:
+    """Make the picture the embed's image (`attachment://…`, uploaded with the message)."""
+    if picture is not None:
+        embed.set_image(url=picture.url)
     return embed

@@ -17,6 +17,7 @@ from discord import app_commands
 
 from bot.game_cog import MAX_CHOICES, GameCog
 from bot.game_ui import GameUI
+from bot.pictures import Picture
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
 from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, clip, plain, plural
@@ -34,6 +35,8 @@ from engines.six_suit.cards import (
     parse_card,
 )
 from engines.six_suit.rules import PLAY, PREDICT, Consent, Discard, Play, Predict, Veto
+
+from . import pictures
 
 ENGINE = ENGINES["six_suit"]
 SEATS_PER_EMBED = 6
@@ -112,6 +115,12 @@ class SixSuitUI(GameUI):
     colour = 0xE67E22
     blurb = ("2–12 players (solo or in teams) predict their draws and cover each other's six "
              "piles: force a six suit on an opponent to eliminate them.")
+
+    def board_picture(self, view: dict[str, Any], names: list[str]) -> Picture:
+        return pictures.board_picture(view, names)
+
+    def hand_picture(self, view: dict[str, Any], names: list[str], seat: int) -> Picture:
+        return pictures.hand_picture(view, names, seat)
 
     def turn_hint(self, view: dict[str, Any], names: list[str]) -> str | None:
         phase = view.get("phase")
