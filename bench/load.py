@@ -190,6 +190,7 @@ async def run_one(n: int, args, workdir: Path, synchronous: str) -> dict[str, An
     from fakediscord import FakeDiscord
 
     fake = await FakeDiscord(timeout=args.timeout).start()
+    fake.keep_uploads = False  # thousands of pictures: keep names and sizes, not bytes
     guild = fake.add_guild("Bench Club")
     name = f"{n}-{synchronous.lower()}"
     profile_out = workdir / f"profile-{name}.out"

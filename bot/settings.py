@@ -61,6 +61,9 @@ class Settings(BaseSettings):
         default="FULL", description="SQLite's synchronous setting: FULL makes every "
         "confirmed move survive a power loss; NORMAL is faster but an OS crash or power loss "
         "can undo the last moves.")
+    pictures: bool = Field(
+        default=True, description="Cards also as pictures where servers and members want them "
+        "(false = text only everywhere, whatever /config server pictures says).")
 
     game_seed: int | None = Field(
         default=None, description="Advanced, for tests and demos: derive every game's shuffle "
