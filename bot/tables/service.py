@@ -101,6 +101,7 @@ class TableService:
         self._flush_task: asyncio.Task | None = None
         self._meta_dirty: dict[int, LiveTable] = {}
         self._notes: set[asyncio.Task] = set()  # channel notes waiting for the connection
+        self._notify: dict[int, str] = {}  # user id -> /notify choice
         from bot.delivery import Publisher
 
         self.publisher = Publisher(bot, self)
@@ -254,6 +255,20 @@ class TableService:
         table = LiveTable(row=row, ui=self.uis[game])
         self.live[row.id] = table
         return table
+
+    async def notify_modes(self, user_ids: list[int]) -> dict[int, str]:
+        """Each user's `/notify` choice (`channel` unless they chose otherwise); read from
+        storage once per user and kept."""
+        for uid in user_ids:
+            if uid not in self._notify:
+                stored = await self.storage.get_user_settings(uid)
+                self._notify[uid] = stored.get("notify", "channel")
+        return {uid: self._notify[uid] for uid in user_ids}
+
+    async def set_notify(self, user_id: int, mode: str) -> None:
+        stored = await self.storage.get_user_settings(user_id)
+        await self.storage.set_user_settings(user_id, {**stored, "notify": mode})
+        self._notify[user_id] = mode
 
     async def server_settings(self, guild_id: int | None) -> ServerSettings:
         stored = await self.storage.get_game_settings(guild_id, SERVER_KEY) if guild_id else {}
