@@ -357,7 +357,7 @@ async def run(args) -> int:
         TRACER.task = asyncio.create_task(TRACER.watch_loop(), name="loop-lag")
     settings = Settings(_env_file=None, discord_token="fake-token", database_path=args.db,
                         ai_delay=0, turn_seconds=0, dev_guild_id=args.guild,
-                        log_level="WARNING",
+                        log_level="WARNING", pictures=not args.no_pictures,
                         **({} if args.rest_budget is None
                            else {"rest_requests_per_second": args.rest_budget}),
                         **({} if args.synchronous is None
@@ -408,6 +408,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--synchronous", type=str.upper, choices=("FULL", "NORMAL"),
                         help="SQLITE_SYNCHRONOUS for the bot (default: the setting's default, "
                         "FULL)")
+    parser.add_argument("--no-pictures", action="store_true",
+                        help="text only (PICTURES=false), to compare with pictures on")
     parser.add_argument("--profile", choices=("cprofile", "sample"))
     parser.add_argument("--profile-out", help="where --profile writes its result")
     parser.add_argument("--profile-from-start", action="store_true",

@@ -290,6 +290,8 @@ async def run_one(n: int, args, workdir: Path, synchronous: str) -> dict[str, An
                        if route.startswith("POST /channels/"))
         per_move = {k: calls["counts"][k] / moves if moves else float("nan")
                     for k in ("public", "private", "interaction", "other")}
+        upload_kb = {k: calls["uploads"][k] / 1000 / moves if moves else float("nan")
+                     for k in ("public", "private", "interaction")}
         result["play"] = {
             "seconds": play_s, "settle_seconds": settle_s, "moves": moves,
             "moves_per_s": moves / play_s if play_s else 0.0,
@@ -299,6 +301,7 @@ async def run_one(n: int, args, workdir: Path, synchronous: str) -> dict[str, An
             "late_acks": late, "never_acked": max(never, 0), "calls": calls["counts"],
             "routes": {k: dict(v) for k, v in calls["routes"].items()},
             "statuses": dict(calls["statuses"]), "per_move": per_move,
+            "picture_kb_per_move": upload_kb,
             "dm_posts_per_move": dm_posts / moves if moves else float("nan"),
             "dm_repeats": repeated_dms(fake, live, since=t0),
             "extra_private_per_move": (calls["counts"]["private"] - dm_posts) / moves
@@ -344,7 +347,8 @@ async def run_one(n: int, args, workdir: Path, synchronous: str) -> dict[str, An
               f"{p['ack']['max_ms']:.0f} ms ({late} acknowledged after 3 s); per move: "
               f"public {per_move['public']:.2f}, "
               f"private {per_move['private']:.2f} ({p['dm_repeats']} DMs repeating the one "
-              f"before); bot CPU {p['bot_cpu']:.0%}, bot waiting "
+              f"before); picture KB per move: public {upload_kb['public']:.1f}, private "
+              f"{upload_kb['private']:.1f}, interaction {upload_kb['interaction']:.1f}; bot CPU {p['bot_cpu']:.0%}, bot waiting "
               f"for a CPU {p['bot_runqueue_wait']:.0%} of the time, CPU pressure "
               f"{p['cpu_pressure']}, TCP accept-queue overflows {p['listen_overflows']}",
               flush=True)
