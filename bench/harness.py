@@ -188,16 +188,23 @@ class TableSpec:
     players: int
 
 
-def build_world(fake, specs: list[TableSpec], guild=None):
+def build_world(fake, specs: list[TableSpec], guild=None, closed_dms: float = 0.0):
     """One guild (made if not given); per table a channel and its own players (members).
 
-    The bot may already be connected: it hears about new channels by CHANNEL_CREATE.
+    `closed_dms`: the share of players whose DMs are closed (a DM to them is refused with
+    403), spread evenly over the players in order. The bot may already be connected: it
+    hears about new channels by CHANNEL_CREATE.
     """
     guild = guild or fake.add_guild("Bench Club")
     seats = []
+    made = 0
     for i, spec in enumerate(specs):
         channel = fake.add_channel(guild, f"table-{i}")
-        users = [fake.add_user(f"p{i}-{k}") for k in range(spec.players)]
+        users = []
+        for k in range(spec.players):
+            closed = int((made + 1) * closed_dms) > int(made * closed_dms)
+            users.append(fake.add_user(f"p{i}-{k}", dm_open=not closed))
+            made += 1
         for user in users:
             fake.add_member(guild, user)
         seats.append((channel, users))
@@ -468,6 +475,16 @@ def split_calls(fake, since: int, until: int | None = None) -> dict[str, Any]:
         routes[kind][call.route] += 1
         statuses[call.status or 0] += 1
     return {"counts": counts, "routes": routes, "statuses": statuses}
+
+
+INVALID_STATUSES = (401, 403, 429)  # what Discord counts toward its invalid-request ban
+
+
+def invalid_requests(fake, since: int, until: int | None = None) -> Counter[str]:
+    """The bot's requests in `fake.calls[since:until]` answered 401, 403 or 429, by status
+    and route (Discord bans a bot past 10,000 of them in 10 minutes)."""
+    return Counter(f"{call.status} {call.route}" for call in fake.calls[since:until]
+                   if call.status in INVALID_STATUSES)
 
 
 def _legs(fake, trace: dict[str, Any], ids: list[int]):

@@ -17,6 +17,10 @@ this process serves the fake Discord and plays. Per N (``--tables 10,100,500``):
    limits (``--per-route`` requests per ``--per-seconds`` per route and channel, and
    ``--global-per-second``); reports the 429 answers per route and global.
 
+``--closed-dms`` (0.1) of the players have closed DMs: the bot's DMs to them are refused
+with 403, which Discord counts as invalid requests (401, 403, 429; a bot is banned past
+10,000 in 10 minutes); they are counted per 1,000 moves and per closed-DM player.
+
 Figures: time from INTERACTION_CREATE to the interaction callback (the fake's
 ``ack_latencies``: p50/p99/max, and per kind of click), REST calls per confirmed move split
 into public (guild channel), private (DM channel + DM creation) and interaction replies,
@@ -68,6 +72,7 @@ from bench.harness import (
     ack_timeline,
     build_world,
     fresh_files,
+    invalid_requests,
     latency_summary,
     opening_and_steady,
     print_profile,
@@ -133,9 +138,23 @@ def pair(summary: dict[str, float]) -> str:
 
 
 def count_closed_dm_notes(fake, sims: list[TableSim]) -> int:
-    """Channel messages telling a player their DMs are closed (none are, in this benchmark)."""
+    """Channel messages telling a player their DMs are closed (`--closed-dms`)."""
     return sum(1 for sim in sims for m in fake.channel_messages(sim.channel)
                if "direct messages" in m.content)
+
+
+def invalid_summary(result: dict[str, Any], sims: list[TableSim]) -> dict[str, Any]:
+    """Invalid requests (401/403/429: Discord bans a bot past 10,000 in 10 minutes) over
+    setup and play, per 1,000 confirmed moves and per player with closed DMs. Each such
+    player's table plays one game (or the start of one) in these phases, and they click
+    their own turns: every click of theirs allows the bot one more DM try."""
+    by_route = result["setup"]["invalid"] + result["play"]["invalid"]
+    total = sum(by_route.values())
+    moves = result["play"]["moves"]
+    closed = sum(1 for sim in sims for user in sim.users if not user.dm_open)
+    return {"total": total, "by_route": by_route, "closed_players": closed,
+            "per_1000_moves": total * 1000 / moves if moves else float("nan"),
+            "per_closed_player": total / closed if closed else float("nan")}
 
 
 def phase_latencies(sims: list[TableSim]) -> dict[str, list[float]]:
@@ -171,6 +190,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
     from fakediscord import FakeDiscord
 
     fake = await FakeDiscord(timeout=args.timeout).start()
+    fake.keep_uploads = False  # thousands of pictures: keep names and sizes, not bytes
     guild = fake.add_guild("Bench Club")
     profile_out = workdir / f"profile-{n}.out"
     db, log = fresh_files(workdir / f"load-{n}.db", workdir / f"bot-{n}.log")
@@ -182,7 +202,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         ready = await bot.start()
         specs = table_specs(ready["uis"], n, args.players, args.games)
         # the guild exists; add the channels and players now (the bot hears CHANNEL_CREATE)
-        _, seats = build_world(fake, specs, guild)
+        _, seats = build_world(fake, specs, guild, closed_dms=args.closed_dms)
         await fake.settle(timeout=60)
         rng = random.Random(args.seed)
         sims = [TableSim(fake, spec, channel, users, random.Random(rng.random()),
@@ -202,7 +222,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
                 await sim.open(args.timeout)
 
         t0 = time.monotonic()
-        mark = fake.mark()
+        mark = setup_mark = fake.mark()
         setup_failures = await gather_sims(sims, open_table)
         # every board and first DM delivered (with the request budget on, that can take a
         # while after the last Start click): play must not start on a backlog
@@ -220,6 +240,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         if setup_failures:
             print(f"  setup failures: {dict(setup_failures.most_common(5))}")
         live = [s for s in sims if s.board is not None]
+        result["setup"]["invalid"] = invalid_requests(fake, setup_mark)
         reset(sims)
         # This process (the fake Discord, its record of every message and call, and 2,000
         # players) holds millions of objects after setup; its full garbage collections
@@ -294,7 +315,9 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
             "split": opening_and_steady(fake, live, t0, t0 + play_s),
             "driver_gc": gc_summary(driver_gc.pauses),
             "stuck": stuck_report(live),
+            "invalid": invalid_requests(fake, mark),
         }
+        result["invalid"] = invalid_summary(result, live)
         if trace:
             ids: dict[str, list[int]] = {}
             for sim in live:
@@ -326,6 +349,11 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         print(f"  fake+players: {p['driver_gc']['collections']} garbage collections, "
               f"longest {p['driver_gc']['max_ms']:.0f} ms; event loop late by up to "
               f"{max(fake_lag, default=0.0) * 1e3:.0f} ms", flush=True)
+        inv = result["invalid"]
+        print(f"  invalid requests (401/403/429) in setup + play: {inv['total']} "
+              f"({fmt(inv['per_1000_moves'])} per 1,000 moves; {inv['closed_players']} players "
+              f"with closed DMs, {fmt(inv['per_closed_player'])} each): "
+              f"{dict(inv['by_route'])}", flush=True)
         if p["stuck"]["tables"]:
             print(f"  boards that did not move on within {args.timeout:g} s: "
                   f"{p['stuck']['tables']} table(s), of which "
@@ -368,13 +396,15 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
                 "errors": sum((s.errors for s in live), Counter()), "failures": failures,
                 "limits": (args.per_route, args.per_seconds, args.global_per_second),
                 "closed_dm_notes": count_closed_dm_notes(fake, live) - closed_dm_notes,
+                "invalid": invalid_requests(fake, mark),
             }
             fake.disable_rate_limits()
             q = result["limits"]
             print(f"  limits: {moves} moves in {limit_s:.0f}s ({q['moves_per_s']:.1f}/s), "
                   f"429s: {q['total_429']} (global {q['global_429']}, per route "
                   f"{dict(per_route)}), drained after {drain_s:.1f}s; \"can't DM you\" notes "
-                  f"posted (no player has closed DMs): {q['closed_dm_notes']}", flush=True)
+                  f"posted: {q['closed_dm_notes']}; invalid requests (401/403/429): "
+                  f"{sum(q['invalid'].values())} ({dict(q['invalid'])})", flush=True)
         result["bot_stats"] = stats = await bot.stats()
         print(f"  bot heap after the run: {stats['gc_objects']:,} objects tracked by the GC "
               f"(a full collection took {stats['full_gc_seconds'] * 1e3:.0f} ms), "
@@ -496,6 +526,18 @@ def report(results: list[dict[str, Any]], args) -> None:
             for route, count in sorted(routes.items(), key=lambda kv: -kv[1]):
                 rows.append([kind, route, count, count / max(biggest["play"]["moves"], 1)])
         print_table(["side", "route", "calls", "per move"], rows, digits=2)
+    invalid = [r for r in results if r.get("invalid")]
+    if invalid:
+        print("\n## Invalid requests (401, 403, 429) in setup + play\n")
+        print_table(["tables", "moves", "players with closed DMs", "invalid requests",
+                     "per 1,000 moves", "per closed-DM player", "by status and route"],
+                    [[r["tables"], r["play"]["moves"], r["invalid"]["closed_players"],
+                      r["invalid"]["total"], r["invalid"]["per_1000_moves"],
+                      r["invalid"]["per_closed_player"], dict(r["invalid"]["by_route"])]
+                     for r in invalid], digits=2)
+        print("\nDiscord bans a bot past 10,000 invalid requests in 10 minutes. A DM refused "
+              "with 403 pauses DMs to that player until they click or type again; players "
+              "here click on every turn of theirs, so each click allows one more try.")
     limited = [r for r in results if r.get("limits")]
     if limited:
         lim = limited[0]["limits"]["limits"]
@@ -555,6 +597,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="mean pause before each move, seconds (0 = as fast as possible)")
     parser.add_argument("--limits-seconds", type=float, default=20.0,
                         help="length of the rate-limit phase (20; 0 = skip it)")
+    parser.add_argument("--closed-dms", type=float, default=0.1,
+                        help="share of players whose DMs are closed (0.1): the bot's DM to "
+                        "them is refused with 403, an invalid request Discord counts")
     parser.add_argument("--per-route", type=int, default=5)
     parser.add_argument("--per-seconds", type=float, default=5.0)
     parser.add_argument("--global-per-second", type=int, default=50)

@@ -25,6 +25,14 @@ def cog_modules() -> list[str]:
                   if not m.name.startswith("_"))
 
 
+class CardTableTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Every command (and its autocomplete) shows the person is here: DMs paused after a
+        refusal are tried again (before the command runs, so its own news is DM'd)."""
+        self.client.tables.publisher.player_seen(interaction.user.id)
+        return True
+
+
 class CardTableBot(commands.Bot):
     """The bot: owns storage and the table service; cogs reach them through `bot`."""
 
@@ -39,7 +47,7 @@ class CardTableBot(commands.Bot):
         kwargs.setdefault("guild_ready_timeout", 2.0)
         kwargs.setdefault("max_messages", None)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None, **kwargs)
+                         help_command=None, tree_cls=CardTableTree, **kwargs)
         self.settings = settings
         self._freeze_gc = freeze_gc
         self.bucket_sweeper = http_buckets.install(self.http)
@@ -87,6 +95,7 @@ class CardTableBot(commands.Bot):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Route our buttons, menus and move forms (modals) by custom id (restart-proof; see
         bot.ui.components for why not through discord.py's DynamicItem)."""
+        self.tables.publisher.player_seen(interaction.user.id)
         if interaction.type is discord.InteractionType.component:
             from bot.ui.components import route
 
@@ -119,10 +128,10 @@ class CardTableBot(commands.Bot):
         """Every failure gets a friendly ephemeral answer; the bot keeps running."""
         from bot.tables.service import TableError
         from bot.tables.settings import OptionsError
-        from bot.ui.replies import SOMETHING_WENT_WRONG, reply_error
+        from bot.ui.replies import SOMETHING_WENT_WRONG, Refusal, reply_error
 
         original = getattr(error, "original", error)
-        if isinstance(original, TableError | OptionsError):
+        if isinstance(original, TableError | OptionsError | Refusal):
             text = str(original)
         elif isinstance(error, app_commands.CommandNotFound):
             text = "I don't know that command any more. Try `/help` for the current list."

@@ -2,7 +2,11 @@
 
 The publisher renders the table as it is *now* (coalescing bursts of moves into one edit) and
 remembers what each player was last sent, so a private view is DM'd only when it changed.
-A closed DM (403) is reported once in the channel, without the secret.
+A closed DM (403) is reported once in the channel, without the secret, and DMs to that
+player pause until they interact with the bot again (`player_seen`): Discord counts every
+401/403/429 answer and bans a bot that collects 10,000 in 10 minutes, and a player with
+closed DMs used to cost a refused DM on every change to their private view (59 in one Taboo
+game).
 """
 
 from __future__ import annotations
@@ -15,7 +19,11 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.pictures import Picture
+from bot.pictures.prefs import PicturePrefs
 from bot.ui import render
+from bot.ui.components import RematchButton, RoutedView
+from bot.ui.text import CONTENT_LIMIT, DESCRIPTION_LIMIT, clip
 from engines.core import render_seats
 
 if TYPE_CHECKING:
@@ -40,6 +48,16 @@ def _digest(obj) -> str:
     return hashlib.sha1(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
+def _add(items: list, item) -> None:
+    if item not in items:
+        items.append(item)
+
+
+def _upload(picture: Picture | None) -> dict:
+    """The `file=` argument that uploads a picture with a new message (nothing without one)."""
+    return {"file": render.picture_file(picture)} if picture is not None else {}
+
+
 class Publisher:
     def __init__(self, bot: CardTableBot, service: TableService) -> None:
         self.bot = bot
@@ -47,6 +65,11 @@ class Publisher:
         # user id -> DM channel id. discord.py caches only 128 DM channels, so with more
         # players than that every DM cost an extra POST /users/@me/channels (bench.load).
         self._dm_channels: dict[int, int] = {}
+        # users whose last DM was refused with 403: no DM is tried until they interact again.
+        # Tables keep their own list in meta ("dm_closed") so a restart does not retry them;
+        # this set is seeded from those on first use.
+        self._dm_closed: set[int] | None = None
+        self.pictures = PicturePrefs(service)
 
     def channel(self, table: LiveTable) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(table.row.channel_id)
@@ -75,13 +98,20 @@ class Publisher:
         humans = [] if table.finished else sorted(
             s for s in table.engine.waiting_for(table.state) if not table.is_ai(s))
         key = [table.seats[s]["user_id"] for s in humans]
-        content = {"embeds": render.board_embeds(table), "view": render.board_view(table),
+        embeds = render.board_embeds(table)
+        content = {"view": render.board_view(table),
                    "content": self._turn_text(table, key) if key else None,
                    "allowed_mentions": MENTIONS}
+        picture = None
+        if await self.pictures.server(table.row.guild_id):
+            picture = await render.draw(render.board_picture_job(table))  # same state as text
+        content["embeds"] = embeds
+        if picture is not None:
+            render.show_picture(embeds[-1], picture)
         if key and (key != table.meta.get("turn_for") or table.meta.get("turn_refresh")):
-            await self._repost(table, **content)
+            await self._repost(table, picture, **content)
         else:
-            await self._edit_or_post(table, **content)
+            await self._edit_or_post(table, picture, **content)
         table.meta["turn_for"] = key
         table.meta.pop("turn_refresh", None)
 
@@ -95,27 +125,31 @@ class Publisher:
         return (f"🎯 {mentions}, it's your move in **{table.engine.title}**"
                 f"{' — ' + hint if hint else ''}{clock}.")
 
-    async def _repost(self, table: LiveTable, **content) -> None:
+    async def _repost(self, table: LiveTable, picture: Picture | None, **content) -> None:
         """Post the board anew, then delete the old one (never the other way round: a failed
         post leaves the old board in place for the retry)."""
         channel = self.channel(table)
         old = table.row.board_message_id
-        message = await channel.send(**content)
+        message = await channel.send(**content, **_upload(picture))
         table.row.board_message_id = message.id
         if old:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(old).delete()
 
-    async def _edit_or_post(self, table: LiveTable, **content) -> None:
+    async def _edit_or_post(self, table: LiveTable, picture: Picture | None,
+                            **content) -> None:
+        """Edit the board in place; its `attachments` list is the new picture alone (or
+        nothing), so the old picture is replaced, never left beside the new one."""
         channel = self.channel(table)
         content.setdefault("view", None)
         if table.row.board_message_id:
             try:
-                await channel.get_partial_message(table.row.board_message_id).edit(**content)
+                await channel.get_partial_message(table.row.board_message_id).edit(
+                    **content, attachments=[render.picture_file(picture)] if picture else [])
                 return
             except discord.NotFound:
                 table.row.board_message_id = None
-        message = await channel.send(**content)
+        message = await channel.send(**content, **_upload(picture))
         table.row.board_message_id = message.id
 
     async def _drop_legacy_notice(self, table: LiveTable) -> None:
@@ -154,9 +188,14 @@ class Publisher:
                 sent[str(seat)] = digest  # nothing the player would see is new
                 continue
             embed = render.private_embed(table, seat, events) if events else base
-            outgoing.append((seat, user_id, digest, looks, events, embed))
-        for index, (seat, user_id, digest, looks, _events, embed) in enumerate(outgoing):
-            delivered = await self.dm(table, user_id, embed=embed)
+            job = render.hand_picture_job(table, seat)  # this state's view, like the embed
+            outgoing.append((seat, user_id, digest, looks, events, (embed, job)))
+        for index, (seat, user_id, digest, looks, _events, (embed, job)) in enumerate(outgoing):
+            picture = None
+            if await self.pictures.for_user(user_id, table.row.guild_id):
+                picture = await render.draw(job)
+            render.show_picture(embed, picture)
+            delivered = await self.dm(table, user_id, embed=embed, **_upload(picture))
             if delivered is None:  # a passing failure: keep the news for the retry
                 for later, _, _, _, events, _ in outgoing[index:]:
                     table.pending_private[later][:0] = events
@@ -165,8 +204,11 @@ class Publisher:
 
     async def dm(self, table: LiveTable, user_id: int, **content) -> bool | None:
         """DM a player. True = sent; False = their DMs are closed (the channel is told once,
-        never the secret itself); None = a passing failure (e.g. rate limited): retry later."""
-        failed = table.meta.setdefault("dm_failed", [])
+        never the secret itself; no DM is tried again until they interact); None = a passing
+        failure (e.g. rate limited): retry later."""
+        closed = self._closed_users()
+        if user_id in closed:
+            return False
         try:
             channel_id = self._dm_channels.get(user_id)
             if channel_id is None:
@@ -177,19 +219,48 @@ class Publisher:
                                                            type=discord.ChannelType.private)
             await channel.send(**content)
         except discord.Forbidden as exc:
-            if user_id not in failed:
-                failed.append(user_id)
-                log.info("table %s: DM to %s failed (%s)", table.id, user_id, exc)
+            log.info("table %s: DM to %s refused (%s); paused until they interact", table.id,
+                     user_id, exc)
+            closed.add(user_id)
+            _add(table.meta.setdefault("dm_closed", []), user_id)
+            told = table.meta.setdefault("dm_told", [])
+            if user_id not in told:
+                told.append(user_id)
                 await self.announce(table, f"📪 <@{user_id}>, I can't send you direct messages "
                                     "(they may be closed for this server). Use the **My hand** "
                                     f"button or `/{table.ui.command} hand` to see your cards.")
+            self.service.meta_changed(table)
             return False
         except discord.HTTPException as exc:
             log.warning("table %s: DM to %s failed for now (%s)", table.id, user_id, exc)
             return None
-        if user_id in failed:
-            failed.remove(user_id)
         return True
+
+    def player_seen(self, user_id: int) -> None:
+        """The player clicked or typed something: their DMs may be open again, so the next
+        change to their private view is DM'd (one try; a refusal pauses DMs again, and the
+        channel is not told twice)."""
+        closed = self._closed_users()
+        if user_id not in closed:
+            return
+        closed.discard(user_id)
+        for table in self.service.live.values():
+            paused = table.meta.get("dm_closed")
+            if paused and user_id in paused:
+                paused.remove(user_id)
+                self.service.meta_changed(table)
+
+    def _closed_users(self) -> set[int]:
+        if self._dm_closed is None:
+            self._dm_closed = set()
+            for table in self.service.live.values():
+                meta = table.meta
+                if "dm_failed" in meta:  # saved before DMs paused: told, and closed
+                    legacy = meta.pop("dm_failed")
+                    meta.setdefault("dm_told", list(legacy))
+                    meta.setdefault("dm_closed", list(legacy))
+                self._dm_closed.update(meta.get("dm_closed", ()))
+        return self._dm_closed
 
     async def _final(self, table: LiveTable) -> None:
         if table.meta.get("final_posted"):
@@ -198,19 +269,43 @@ class Publisher:
         engine = table.engine
         outcome = engine.outcome(table.state)
         channel = self.channel(table)
-        text = table.ui.render_result(outcome, engine.view(table.state, None), table.names)
-        embed = discord.Embed(title=f"🏁 {engine.title} — game over", description=text[:4000],
+        names = [f"{s['name']} (left)" if s.get("left") else s["name"] for s in table.seats]
+        text = table.ui.render_result(outcome, engine.view(table.state, None), names)
+        left = [s["name"] for s in table.seats if s.get("left")]
+        if left:
+            text += (f"\n\n🚪 {', '.join(left)} left during the game; an AI finished for "
+                     f"{'them' if len(left) > 1 else 'that seat'} (counted as played, not won).")
+        embed = discord.Embed(title=f"🏁 {engine.title} — game over",
+                              description=clip(text, DESCRIPTION_LIMIT),
                               colour=table.ui.colour)
         reason = render_seats(outcome.reason, table.names)
         embed.set_footer(text=f"{reason} · /leaderboard and /stats keep the score")
-        await channel.send(embed=embed)
+        view = None
+        if table.meta.get("match_id") and any(s.get("user_id") for s in table.seats):
+            view = RoutedView()
+            view.add_item(RematchButton(table.meta["match_id"]))
+        await channel.send(embed=embed, **({"view": view} if view else {}))
 
     # ------------------------------------------------------------------ one-offs
     async def announce(self, table: LiveTable, text: str) -> None:
         try:
-            await self.channel(table).send(text[:2000], allowed_mentions=MENTIONS)
+            await self.channel(table).send(clip(text, CONTENT_LIMIT), allowed_mentions=MENTIONS)
         except discord.HTTPException:
             log.warning("table %s: could not post to channel", table.id, exc_info=True)
+
+    async def close_lobby(self, table: LiveTable, text: str) -> None:
+        """Turn a closed lobby's message into a note (its buttons go)."""
+        if table.row.board_message_id:
+            with contextlib.suppress(discord.HTTPException):
+                await self.channel(table).get_partial_message(table.row.board_message_id).edit(
+                    content=text, embeds=[], view=None)
+
+    async def refresh_lobby(self, table: LiveTable) -> None:
+        """Show a lobby changed by a command (clicks edit it through their interaction)."""
+        if table.row.board_message_id:
+            with contextlib.suppress(discord.HTTPException):
+                await self.channel(table).get_partial_message(table.row.board_message_id).edit(
+                    embed=render.lobby_embed(table), view=render.lobby_view(table))
 
     async def show_closed(self, table: LiveTable, why: str) -> None:
         if table.row.board_message_id:

@@ -19,9 +19,9 @@ from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
 from bot.tables.settings import parse_option_text
-from bot.ui import render
 from bot.ui.handlers import display_name, is_moderator
 from bot.ui.replies import reply
+from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, chunks, plain
 from engines.core import render_seats
 
 MAX_CHOICES = 25
@@ -46,10 +46,7 @@ class GameCog(commands.GroupCog):
         return table
 
     def my_seat(self, table: LiveTable, interaction: discord.Interaction) -> int:
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise TableError("You're not playing at this table.")
-        return seat
+        return self.bot.tables.seat_for(table, interaction.user.id)
 
     def legal_for(self, interaction: discord.Interaction) -> tuple[LiveTable, int, list[Any]]:
         table = self.table_here(interaction)
@@ -96,7 +93,7 @@ class GameCog(commands.GroupCog):
             low = text.lower()
             if any(word not in low for word in words):  # every typed word must appear
                 continue
-            choices.append(app_commands.Choice(name=text[:100],
+            choices.append(app_commands.Choice(name=plain(text, OPTION_LIMIT),
                                                value=f"{table.version}.{index}"))
             if len(choices) == MAX_CHOICES:
                 break
@@ -134,8 +131,8 @@ class GameCog(commands.GroupCog):
 
     # ------------------------------------------------------------------ shared commands
     @app_commands.command(name="new", description="Open a lobby for this game in this channel.")
-    @app_commands.describe(options="Optional settings like `points_target=8 turn_seconds=120` "
-                           "(see the lobby for the list).")
+    @app_commands.describe(options="Optional settings, e.g. turn_seconds=120 afk_turns=3 (the "
+                           "lobby lists them all)")
     async def new(self, interaction: discord.Interaction, options: str | None = None) -> None:
         if interaction.guild_id is None:
             raise TableError("Games are played in server channels, not in DMs.")
@@ -144,14 +141,23 @@ class GameCog(commands.GroupCog):
             self.ui.engine.name, guild_id=interaction.guild_id,
             channel_id=interaction.channel_id, host_id=interaction.user.id,
             host_name=display_name(interaction.user), overrides=overrides)
-        try:
-            response = await interaction.response.send_message(
-                embed=render.lobby_embed(table), view=render.lobby_view(table))
-        except discord.HTTPException:
-            await self.bot.tables.cancel(table.id, interaction.user.id, moderator=True)
-            raise
-        table.row.board_message_id = response.message_id
-        self.bot.tables.meta_changed(table)
+        await self.bot.table_ui.post_lobby(interaction, table)
+
+    @app_commands.command(name="leave", description="Leave this channel's game (an AI takes "
+                          "your seat) or its lobby.")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        table = self.table_here(interaction, playing=False)
+        if table.playing:
+            self.my_seat(table, interaction)
+            await self.bot.table_ui.confirm_leave(interaction, table)
+            return
+        left = await self.bot.tables.leave(table.id, interaction.user.id)
+        if left is None:
+            await self.bot.tables.publisher.close_lobby(
+                table, f"The {table.engine.title} lobby closed: everyone left.")
+        else:
+            await self.bot.tables.publisher.refresh_lobby(left)
+        await reply(interaction, "You left the lobby.", ephemeral=True)
 
     @app_commands.command(name="hand", description="Show your cards and secrets (only you "
                           "see the answer).")
@@ -161,15 +167,7 @@ class GameCog(commands.GroupCog):
 
     @app_commands.command(name="rules", description="A short summary of the rules.")
     async def rules(self, interaction: discord.Interaction) -> None:
-        text = self.ui.rules_markdown()
-        embeds = []
-        chunk = ""
-        for paragraph in text.split("\n\n"):
-            if len(chunk) + len(paragraph) + 2 > 3900:
-                embeds.append(chunk)
-                chunk = ""
-            chunk += paragraph + "\n\n"
-        embeds.append(chunk)
+        embeds = chunks(self.ui.rules_markdown(), DESCRIPTION_LIMIT)
         await reply(interaction, embeds=[
             discord.Embed(title=f"{self.ui.emoji} {self.ui.engine.title} — rules" if i == 0
                           else None, description=part, colour=self.ui.colour)

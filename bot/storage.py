@@ -71,6 +71,16 @@ MIGRATIONS: list[tuple[int, str]] = [
         PRIMARY KEY (guild_id, game, user_id)
     );
     """),
+    # Numbered 3 so that it does not collide with another change adding migration 2; any
+    # migration not yet recorded runs, whatever its number.
+    (3, """
+    ALTER TABLE matches ADD COLUMN options TEXT;
+    CREATE TABLE user_settings (
+        user_id    INTEGER PRIMARY KEY,
+        settings   TEXT    NOT NULL,
+        updated_at REAL    NOT NULL
+    );
+    """),
 ]
 
 
@@ -405,22 +415,27 @@ class Storage:
         """
         winners = set(winners)
         players = [{"seat": i, "user_id": s.get("user_id"), "name": s.get("name"),
-                    "ai": bool(s.get("ai"))} for i, s in enumerate(table.seats)]
+                    "ai": bool(s.get("ai")), "left": bool(s.get("left"))}
+                   for i, s in enumerate(table.seats)]
         duration = finished_at - table.started_at if table.started_at else None
         await self._db.execute("BEGIN")
         try:
             cur = await self._db.execute(
                 "INSERT INTO matches (guild_id, channel_id, game, players, scores, winners, "
-                "reason, started_at, finished_at, duration) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                "reason, started_at, finished_at, duration, options) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 (table.guild_id, table.channel_id, table.game, json.dumps(players),
                  json.dumps({str(k): v for k, v in scores.items()}), json.dumps(sorted(winners)),
-                 reason, table.started_at, finished_at, duration))
+                 reason, table.started_at, finished_at, duration, json.dumps(table.options)))
             match_id = cur.lastrowid
             if table.guild_id is not None:
                 for player in players:
-                    if player["ai"] or player["user_id"] is None:
+                    if player["user_id"] is None or (player["ai"] and not player["left"]):
                         continue
                     seat = player["seat"]
+                    # a player who left is counted as having played and lost, with no points
+                    won = int(seat in winners and not player["left"])
+                    points = 0.0 if player["left"] else float(scores.get(seat, 0.0))
                     await self._db.execute(
                         "INSERT INTO player_stats (guild_id, game, user_id, name, played, wins, "
                         "points, last_played) VALUES (?,?,?,?,1,?,?,?) "
@@ -428,7 +443,7 @@ class Storage:
                         "name=excluded.name, played=played+1, wins=wins+excluded.wins, "
                         "points=points+excluded.points, last_played=excluded.last_played",
                         (table.guild_id, table.game, player["user_id"], player["name"],
-                         int(seat in winners), float(scores.get(seat, 0.0)), finished_at))
+                         won, points, finished_at))
             await self._db.execute("DELETE FROM game_tables WHERE id=?", (table.id,))
         except BaseException:
             await self._db.execute("ROLLBACK")
@@ -452,13 +467,40 @@ class Storage:
                  "scores": json.loads(r[3]), "winners": json.loads(r[4]), "reason": r[5],
                  "finished_at": r[6], "duration": r[7]} for r in rows]
 
-    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[StatRow]:
+    async def match(self, match_id: int) -> dict[str, Any] | None:
+        """One finished game: its place, players and options (for **Play again**)."""
+        async with self._db.execute(
+                "SELECT id, guild_id, channel_id, game, players, options FROM matches "
+                "WHERE id=?", (match_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        return {"id": row[0], "guild_id": row[1], "channel_id": row[2], "game": row[3],
+                "players": json.loads(row[4]), "options": json.loads(row[5] or "{}")}
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10,
+                          min_games: int = 1) -> list[StatRow]:
         async with self._db.execute(
                 "SELECT user_id, name, game, played, wins, points FROM player_stats "
-                "WHERE guild_id=? AND game=? ORDER BY wins DESC, "
+                "WHERE guild_id=? AND game=? AND played>=? ORDER BY wins DESC, "
                 "CAST(wins AS REAL)/played DESC, points DESC, name LIMIT ?",
-                (guild_id, game, limit)) as cur:
+                (guild_id, game, min_games, limit)) as cur:
             return [StatRow(*row) for row in await cur.fetchall()]
+
+    # ------------------------------------------------------------------ user settings
+    async def get_user_settings(self, user_id: int) -> dict[str, Any]:
+        async with self._db.execute("SELECT settings FROM user_settings WHERE user_id=?",
+                                    (user_id,)) as cur:
+            row = await cur.fetchone()
+        return json.loads(row[0]) if row else {}
+
+    @_writes
+    async def set_user_settings(self, user_id: int, settings: dict[str, Any]) -> None:
+        await self._db.execute(
+            "INSERT INTO user_settings (user_id, settings, updated_at) VALUES (?,?,?) "
+            "ON CONFLICT (user_id) DO UPDATE SET settings=excluded.settings, "
+            "updated_at=excluded.updated_at",
+            (user_id, json.dumps(settings, sort_keys=True), time.time()))
 
     async def player_stats(self, guild_id: int, user_id: int) -> list[StatRow]:
         async with self._db.execute(

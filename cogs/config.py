@@ -1,4 +1,5 @@
-"""`/config`: server moderators set each game's default options (Manage Server only)."""
+"""`/config`: anyone may see a game's defaults on this server; members with Manage Server
+change them."""
 
 from __future__ import annotations
 
@@ -7,14 +8,19 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.tables.settings import (
+    SERVER_KEY,
     OptionsError,
+    ServerSettings,
     TableSettings,
+    describe_model,
     describe_options,
     option_fields,
     parse_value,
     resolve_options,
+    resolve_server,
 )
-from bot.ui.replies import reply, reply_error
+from bot.ui.replies import Refusal, reply, reply_error
+from bot.ui.text import OPTION_LIMIT, plain
 from cogs.stats import GAME_CHOICES
 from engines import ENGINES
 
@@ -24,21 +30,23 @@ def _can_manage(interaction: discord.Interaction) -> bool:
     return bool(perms and (perms.manage_guild or perms.administrator))
 
 
+def _managers_only(interaction: discord.Interaction) -> bool:
+    """The check on `set` and `reset`. It refuses by raising (the error handler gives the one
+    answer); `show` stays open to everyone, so the whole group is not hidden by
+    default_member_permissions (Discord applies that to a top-level command only)."""
+    if not _can_manage(interaction):
+        raise Refusal("Only members with **Manage Server** can change game settings. Anyone "
+                      "can see them with `/config show`.")
+    return True
+
+
 @app_commands.guild_only()
-@app_commands.default_permissions(manage_guild=True)
 class ConfigGroup(app_commands.Group, name="config",
-                  description="Server defaults for each game (Manage Server)."):
+                  description="See each game's defaults on this server; Manage Server changes "
+                  "them."):
     def __init__(self, bot) -> None:
         super().__init__()
         self.bot = bot
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        # Discord hides the command from others, but never trust the client: check here too.
-        if not _can_manage(interaction):
-            await reply_error(interaction, "Only members with **Manage Server** can change "
-                              "game settings.")
-            return False
-        return True
 
     async def _show(self, interaction: discord.Interaction, game: str, note: str = "") -> None:
         engine = ENGINES[game]
@@ -59,7 +67,9 @@ class ConfigGroup(app_commands.Group, name="config",
     async def show(self, interaction: discord.Interaction, game: str) -> None:
         await self._show(interaction, game)
 
-    @app_commands.command(name="set", description="Set one default option of a game.")
+    @app_commands.command(name="set", description="Set one default option of a game (Manage "
+                          "Server).")
+    @app_commands.check(_managers_only)
     @app_commands.describe(option="Option name (suggestions list them)", value="New value")
     @app_commands.choices(game=GAME_CHOICES)
     async def set(self, interaction: discord.Interaction, game: str, option: str,
@@ -82,10 +92,46 @@ class ConfigGroup(app_commands.Group, name="config",
         if game not in ENGINES:
             return []
         fields = option_fields(ENGINES[game])
-        return [app_commands.Choice(name=f"{k} — {f.description}"[:100], value=k)
+        return [app_commands.Choice(name=plain(f"{k} — {f.description}", OPTION_LIMIT), value=k)
                 for k, f in fields.items() if current.lower() in k][:25]
 
-    @app_commands.command(name="reset", description="Forget this server's defaults for a game.")
+    @app_commands.command(name="server", description="Show the server-wide settings; set one "
+                          "(Manage Server).")
+    @app_commands.describe(setting="Which setting (leave empty to list them)",
+                           value="Its new value")
+    @app_commands.choices(setting=[app_commands.Choice(name=key, value=key)
+                                   for key in ServerSettings.model_fields])
+    async def server(self, interaction: discord.Interaction, setting: str | None = None,
+                     value: str | None = None) -> None:
+        stored = await self.bot.storage.get_game_settings(interaction.guild_id, SERVER_KEY)
+        note = ""
+        if setting is not None:
+            if not _can_manage(interaction):
+                raise Refusal("Only members with **Manage Server** can change server "
+                              "settings. Anyone can see them with `/config server`.")
+            if value is None:
+                await reply_error(interaction, f"Give a `value` for `{setting}`. Nothing was "
+                                  "changed.")
+                return
+            try:
+                resolve_server(stored, **{setting: parse_value(value)})
+            except OptionsError as exc:
+                await reply_error(interaction, f"{exc} Nothing was changed.")
+                return
+            stored = {**stored, setting: parse_value(value)}
+            await self.bot.storage.set_game_settings(interaction.guild_id, SERVER_KEY, stored)
+            self.bot.tables.publisher.pictures.server_changed(interaction.guild_id)
+            note = f"✅ `{setting}` is now **{value}**."
+        lines = describe_model(resolve_server(stored))
+        embed = discord.Embed(title="⚙️ Server settings",
+                              description=(note + "\n\n" if note else "") + "\n".join(lines),
+                              colour=0x95A5A6)
+        embed.set_footer(text="/config server setting: value:")
+        await reply(interaction, embed=embed, ephemeral=True)
+
+    @app_commands.command(name="reset", description="Forget this server's defaults for a game "
+                          "(Manage Server).")
+    @app_commands.check(_managers_only)
     @app_commands.choices(game=GAME_CHOICES)
     async def reset(self, interaction: discord.Interaction, game: str) -> None:
         await self.bot.storage.reset_game_settings(interaction.guild_id, game)

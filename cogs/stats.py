@@ -5,8 +5,10 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.utils import escape_markdown as escape
 
 from bot.ui.replies import reply, reply_error
+from bot.ui.text import plural
 from engines import ENGINES
 
 GAME_CHOICES = [app_commands.Choice(name=engine.title, value=name)
@@ -15,7 +17,17 @@ MEDALS = ["🥇", "🥈", "🥉"]
 
 
 def _points(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+    return str(int(value)).replace("-", "−") if float(value).is_integer() else \
+        f"{value:.1f}".replace("-", "−")
+
+
+def plural_points(value: float) -> str:
+    return f"{_points(value)} point{'' if value == 1 else 's'}"
+
+
+def _rank(index: int, wins: int) -> str:
+    """A medal for the top three, but only for someone who has won."""
+    return MEDALS[index] if index < 3 and wins > 0 else f"`{index + 1}.`"
 
 
 class StatsCog(commands.Cog):
@@ -32,16 +44,20 @@ class StatsCog(commands.Cog):
         if engine is None:
             await reply_error(interaction, "I don't know that game.")
             return
-        rows = await self.bot.storage.leaderboard(interaction.guild_id, game, limit=10)
+        server = await self.bot.tables.server_settings(interaction.guild_id)
+        least = server.leaderboard_min_games
+        rows = await self.bot.storage.leaderboard(interaction.guild_id, game, limit=10,
+                                                  min_games=least)
         if not rows:
-            text = (f"No finished {engine.title} games on this server yet. Start one with "
-                    f"`/{self.bot.tables.uis[game].command} new`!" if game in self.bot.tables.uis
-                    else f"No finished {engine.title} games on this server yet.")
+            start = (f" Start one with `/{self.bot.tables.uis[game].command} new`!"
+                     if game in self.bot.tables.uis else "")
+            text = (f"Nobody has finished {plural(least, 'game')} of {engine.title} on this "
+                    f"server yet (the least to be listed).{start}")
         else:
             text = "\n".join(
-                f"{MEDALS[i] if i < 3 else f'`{i + 1}.`'} **{row.name}** — {row.wins} "
-                f"win{'s' if row.wins != 1 else ''} in {row.played} "
-                f"({row.win_rate:.0%}), {_points(row.points)} points"
+                f"{_rank(i, row.wins)} **{escape(row.name)}** — {plural(row.wins, 'win')} in "
+                f"{plural(row.played, 'game')} ({row.win_rate:.0%}), "
+                f"{plural_points(row.points)}"
                 for i, row in enumerate(rows))
         embed = discord.Embed(title=f"🏆 {engine.title} leaderboard", description=text,
                               colour=0xF1C40F)
@@ -61,8 +77,8 @@ class StatsCog(commands.Cog):
         for row in rows:
             title = ENGINES[row.game].title if row.game in ENGINES else row.game
             embed.add_field(name=title, value=(f"{row.played} played · {row.wins} won "
-                                               f"({row.win_rate:.0%}) · {_points(row.points)} "
-                                               "points"), inline=False)
+                                               f"({row.win_rate:.0%}) · "
+                                               f"{plural_points(row.points)}"), inline=False)
         await reply(interaction, embed=embed, ephemeral=True)
 
 

@@ -6,7 +6,7 @@ import importlib
 
 from engines.core import Engine
 
-GAME_MODULES = ("suspense", "suit_taboo", "hidden_rules", "taboo", "six_suit")
+GAME_PACKAGES = ("suspense", "suit_taboo", "hidden_rules", "taboo", "six_suit")
 
 ENGINES: dict[str, Engine] = {}
 
@@ -18,16 +18,13 @@ def register(engine: Engine) -> Engine:
 
 
 def _load_games() -> None:
-    # Each game module registers itself by defining ENGINE. A module that does not exist yet
-    # is simply absent from the registry (games land one by one).
-    for module_name in GAME_MODULES:
-        try:
-            module = importlib.import_module(f"engines.{module_name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"engines.{module_name}":
-                raise
-            continue
-        register(module.ENGINE)
+    # Each game is a package: `rules` defines ENGINE, `ai` defines AI. The registry pairs
+    # them, so a rules module never imports its AI.
+    for package in GAME_PACKAGES:
+        rules = importlib.import_module(f"engines.{package}.rules")
+        ai = importlib.import_module(f"engines.{package}.ai")
+        rules.ENGINE.ai = ai.AI
+        register(rules.ENGINE)
 
 
 _load_games()

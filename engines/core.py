@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -137,6 +137,19 @@ class GameOptions(BaseModel):
 
 
 # --------------------------------------------------------------------------- the engine base
+@dataclass(frozen=True, slots=True)
+class AiPlayer:
+    """A game's AI as the registry pairs it with its engine.
+
+    `choose(engine, state, seat, rng)` picks a move from a determinized state;
+    `timer_move(engine, state, seat)`, when given, is the deterministic move a turn timer
+    plays for a seat whose time ran out (games whose safe default needs the AI's judgement).
+    """
+
+    choose: Callable[..., Any]
+    timer_move: Callable[..., Any] | None = None
+
+
 class Engine(Generic[S, A]):
     """Base class of every game engine.
 
@@ -201,9 +214,21 @@ class Engine(Generic[S, A]):
         """What a turn timer plays for a seat that let its time run out."""
         return self.legal_actions(state, seat)[0]
 
+    #: The game's AI, paired with the engine by the registry (`engines.register`): the rules
+    #: module never imports its AI, so rules can be read, tested and loaded on their own.
+    ai: AiPlayer | None = None
+
     def ai_policy(self, state: S, seat: Seat, rng: random.Random) -> A:
-        """Pick an action from a determinized state (override with real play)."""
+        """Pick an action from a determinized state: the paired AI, else a random legal move."""
+        if self.ai is not None:
+            return self.ai.choose(self, state, seat, rng)
         return rng.choice(list(self.legal_actions(state, seat)))
+
+    def ai_timer_move(self, state: S, seat: Seat) -> A | None:
+        """The paired AI's deterministic move for a seat whose time ran out, if it offers one."""
+        if self.ai is not None and self.ai.timer_move is not None:
+            return self.ai.timer_move(self, state, seat)
+        return None
 
     def ai_action(self, state: S, seat: Seat, rng: random.Random) -> A | None:
         """The AI's move. It only ever sees a determinized state, so it cannot peek.

@@ -54,7 +54,8 @@ async def read_body(request: web.Request) -> tuple[Any, list[JSON]]:
     """Parse a JSON or multipart (``payload_json`` + ``files[n]``) body.
 
     Returns ``(json_body, files)`` where files are ``{"field", "filename", "content_type",
-    "size"}`` dicts; the bytes are not kept (tests look at names and sizes only).
+    "size", "data"}`` dicts; the handler decides whether the bytes are kept
+    (``FakeDiscord.keep_uploads``), and the call record drops them.
     """
     if not request.body_exists:
         return None, []
@@ -77,6 +78,7 @@ async def read_body(request: web.Request) -> tuple[Any, list[JSON]]:
                         "filename": part.filename,  # type: ignore[union-attr]
                         "content_type": part.headers.get("Content-Type"),
                         "size": len(data),
+                        "data": data,
                     }
                 )
         return body, files

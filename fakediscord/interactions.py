@@ -137,7 +137,7 @@ class InteractionsMixin(RestMixin):
             assert pending.message is not None
             pending.original = pending.message
             if rtype == RESPONSE_UPDATE:
-                pending.message.apply_edit(data)
+                pending.message.apply_edit(data, self.new_attachments(data, files, created=False))
                 self._broadcast_message("MESSAGE_UPDATE", pending.message)
                 resource = {"type": rtype, "message": pending.message.payload()}
         elif rtype == RESPONSE_AUTOCOMPLETE:
@@ -257,10 +257,9 @@ class InteractionsMixin(RestMixin):
             and original is not None
             and original.loading
         ):
-            original.apply_edit({**body, "flags": None})
-            original.attachments = self.new_message(
-                pending.channel, self.bot_user, {}, files
-            ).attachments
+            original.attachments = []
+            original.apply_edit({**body, "flags": None},
+                                self.new_attachments(body, files, created=True))
             original.flags &= ~LOADING
             self._broadcast_message("MESSAGE_UPDATE", original)
             message = original
@@ -296,11 +295,7 @@ class InteractionsMixin(RestMixin):
     ) -> web.Response:
         pending = self._hook_interaction(m)
         message = self._hook_message(pending, m["mid"])
-        message.apply_edit(body or {})
-        if files:
-            message.attachments += self.new_message(
-                pending.channel, self.bot_user, {}, files
-            ).attachments
+        message.apply_edit(body or {}, self.new_attachments(body, files, created=False))
         message.flags &= ~LOADING
         pending.touches += 1
         self._broadcast_message("MESSAGE_UPDATE", message)

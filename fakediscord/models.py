@@ -347,8 +347,11 @@ class Message:
 
         return list(iter_custom_ids(self.components))
 
-    def apply_edit(self, body: JSON) -> None:
-        """Apply a PATCH body: only the keys present change, as on Discord."""
+    def apply_edit(self, body: JSON, new: list[JSON] | None = None) -> None:
+        """Apply a PATCH body: only the keys present change, as on Discord. ``new`` are the
+        attachments built from the request's files: with an ``attachments`` list they
+        follow the kept ones (API v10: the list names every attachment the message keeps,
+        old and new); without one they are appended (Discord's "Edit Message")."""
         self.edits.append(self.current())
         if "content" in body:
             self.content = body["content"] or ""
@@ -364,7 +367,27 @@ class Message:
             self.flags = keep | (int(body["flags"]) & ~(EPHEMERAL | LOADING))
         if "attachments" in body and body["attachments"] is not None:
             self.attachments = [a for a in self.attachments if _kept(a, body["attachments"])]
+            for kept in self.attachments:  # description may be updated on existing ones
+                listed = _listed(kept, body["attachments"])
+                if listed and "description" in listed:
+                    kept["description"] = listed["description"]
+        self.attachments = [*self.attachments, *(new or [])]
+        self.resolve_attachment_urls()
         self.edited_timestamp = iso_now()
+
+    def resolve_attachment_urls(self) -> None:
+        """``attachment://name`` in an embed's image or thumbnail becomes that attachment's
+        URL, as Discord answers it (an unknown name is left as sent)."""
+        by_name = {a.get("filename"): a for a in self.attachments}
+        for embed in self.embeds:
+            for key in ("image", "thumbnail"):
+                part = embed.get(key)
+                url = part.get("url") if isinstance(part, dict) else None
+                if isinstance(url, str) and url.startswith("attachment://"):
+                    found = by_name.get(url[len("attachment://"):])
+                    if found is not None:
+                        embed[key] = {**part, "url": found["url"],
+                                      "proxy_url": found["proxy_url"]}
 
     def payload(self) -> JSON:
         data: JSON = {
@@ -399,8 +422,15 @@ class Message:
 
 
 def _kept(attachment: JSON, keep: list[JSON]) -> bool:
-    ids = {str(a.get("id")) for a in keep if isinstance(a, dict)}
-    return str(attachment.get("id")) in ids
+    return _listed(attachment, keep) is not None
+
+
+def _listed(attachment: JSON, listing: list[JSON]) -> JSON | None:
+    """The entry of an ``attachments`` request list naming this (existing) attachment."""
+    for entry in listing:
+        if isinstance(entry, dict) and str(entry.get("id")) == str(attachment.get("id")):
+            return entry
+    return None
 
 
 @dataclass

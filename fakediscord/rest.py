@@ -224,6 +224,8 @@ class RestMixin(WorldMixin):
         finally:
             self._inflight -= 1
             self._last_activity = time.monotonic()
+            for f in files:  # the call record keeps names and sizes, not the bytes
+                f.pop("data", None)
         call.status = response.status
         self._wake_waiters()
         return response
@@ -303,18 +305,8 @@ class RestMixin(WorldMixin):
         """Build (not store) a message from a create body, with attachments from ``files``."""
         body = body or {}
         embeds = list(body.get("embeds") or ([body["embed"]] if body.get("embed") else []))
-        attachments = [
-            {
-                "id": str(next_snowflake()),
-                "filename": f.get("filename") or "file",
-                "size": f.get("size", 0),
-                "url": f"https://cdn.invalid/attachments/{f.get('filename')}",
-                "proxy_url": f"https://media.invalid/attachments/{f.get('filename')}",
-                "content_type": f.get("content_type"),
-            }
-            for f in files
-        ]
-        return Message(
+        attachments = self.new_attachments(body, files, created=True)
+        message = Message(
             id=next_snowflake(),
             channel_id=channel.id,
             author=author,
@@ -327,6 +319,45 @@ class RestMixin(WorldMixin):
             message_reference=body.get("message_reference"),
             **extra,
         )
+        message.resolve_attachment_urls()
+        return message
+
+    def new_attachments(self, body: JSON | None, files: list[JSON], *, created: bool
+                        ) -> list[JSON]:
+        """Attachment objects for a request's ``files[n]``, as Discord documents them
+        ("Uploading Files"): each file's metadata (``description``) comes from the entry of
+        the ``attachments`` list whose ``id`` is its ``n``. On an edit that sends an
+        ``attachments`` list, a file it does not name is not added. Bytes are kept in
+        ``uploads`` (by attachment id) when ``keep_uploads`` is on."""
+        listing = (body or {}).get("attachments")
+        out = []
+        for f in files:
+            field = str(f.get("field") or "")
+            n = field[len("files["):-1] if field.startswith("files[") else None
+            entry = next((a for a in listing or [] if isinstance(a, dict)
+                          and str(a.get("id")) == n), None)
+            if listing is not None and entry is None and not created:
+                continue
+            attachment_id = str(next_snowflake())
+            name = f.get("filename") or "file"
+            attachment = {
+                "id": attachment_id,
+                "filename": name,
+                "size": f.get("size", 0),
+                "url": f"https://cdn.invalid/attachments/{attachment_id}/{name}",
+                "proxy_url": f"https://media.invalid/attachments/{attachment_id}/{name}",
+                "content_type": f.get("content_type"),
+            }
+            if entry and entry.get("description") is not None:
+                attachment["description"] = entry["description"]
+            if self.keep_uploads and "data" in f:
+                self.uploads[attachment_id] = f["data"]
+            out.append(attachment)
+        return out
+
+    def upload_data(self, attachment: JSON) -> bytes:
+        """The bytes uploaded for an attachment (tests decode pictures from them)."""
+        return self.uploads[str(attachment["id"])]
 
     # -- login ------------------------------------------------------------------------
     async def _get_me(
@@ -568,7 +599,7 @@ class RestMixin(WorldMixin):
         # edited here as well - the usual way to edit them after the 15-minute token expiry.
         if message.author.id != self.bot_user.id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
-        message.apply_edit(body or {})
+        message.apply_edit(body or {}, self.new_attachments(body, files, created=False))
         self._broadcast_message("MESSAGE_UPDATE", message)
         return json_response(message.payload())
 

@@ -48,6 +48,10 @@ class FakeDiscord(DriverMixin):
         self.guilds = {}
         self.channels = {}
         self.messages = {}
+        #: Uploaded file bytes by attachment id (tests decode pictures from them); a
+        #: benchmark that uploads thousands of pictures turns this off to save memory.
+        self.keep_uploads = True
+        self.uploads: dict[str, bytes] = {}
         self._channel_order = {}
         self._dm_channels = {}
         self._ephemerals = {}

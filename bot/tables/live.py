@@ -83,8 +83,16 @@ class LiveTable:
         return [s["name"] for s in self.seats]
 
     def seat_of(self, user_id: int) -> int | None:
+        """The seat this user plays (not one they left: an AI plays it now)."""
         for i, seat in enumerate(self.seats):
-            if seat.get("user_id") == user_id:
+            if seat.get("user_id") == user_id and not seat.get("left"):
+                return i
+        return None
+
+    def left_seat_of(self, user_id: int) -> int | None:
+        """The seat this user left during the game, if any."""
+        for i, seat in enumerate(self.seats):
+            if seat.get("user_id") == user_id and seat.get("left"):
                 return i
         return None
 

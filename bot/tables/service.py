@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from bot.storage import StaleVersionError
 from bot.tables.live import LiveTable
-from bot.tables.settings import resolve_options
+from bot.tables.settings import SERVER_KEY, ServerSettings, resolve_options, resolve_server
+from bot.ui.text import plural
 from engines.core import (
     Event,
     GameError,
@@ -167,15 +168,57 @@ class TableService:
             raise TableError("On this server the game options are set by moderators "
                              "(`/config`); open the lobby without options.")
         options, table_settings = resolve_options(ui.engine, base, defaults, overrides)
-        row = await self.storage.create_table(
-            guild_id=guild_id, channel_id=channel_id, game=game, host_id=host_id,
+        return await self._create_lobby(
+            game, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
             seats=[{"user_id": host_id, "name": host_name, "ai": False}],
             options={"game": options.model_dump(), "table": table_settings.model_dump()})
+
+    async def _create_lobby(self, game: str, *, guild_id: int | None, channel_id: int,
+                            host_id: int, seats: list[dict[str, Any]],
+                            options: dict[str, Any], meta: dict[str, Any] | None = None,
+                            ) -> LiveTable:
+        server = await self.server_settings(guild_id)
+        meta = {**(meta or {}), "touched": time.time(),
+                "idle_seconds": server.lobby_idle_minutes * 60}
+        row = await self.storage.create_table(
+            guild_id=guild_id, channel_id=channel_id, game=game, host_id=host_id,
+            seats=seats, options=options, meta=meta)
         if row is None:
             raise TableError("This channel already has a table.")
-        table = LiveTable(row=row, ui=ui)
+        table = LiveTable(row=row, ui=self.uis[game])
         self.live[row.id] = table
         return table
+
+    async def server_settings(self, guild_id: int | None) -> ServerSettings:
+        stored = await self.storage.get_game_settings(guild_id, SERVER_KEY) if guild_id else {}
+        return resolve_server(stored)
+
+    async def rematch(self, match_id: int, *, user_id: int, name: str, guild_id: int | None,
+                      channel_id: int) -> LiveTable:
+        """**Play again**: a new lobby with the finished game's seats and options. The one
+        who pressed it hosts; AI seats come back; the other players are invited and confirm
+        by pressing Join."""
+        match = await self.storage.match(match_id)
+        if match is None or match["game"] not in self.uis:
+            raise TableError("I no longer have that game's record; open a new lobby instead.")
+        humans = [p for p in match["players"] if p.get("user_id")]  # AI seats have none
+        if all(p["user_id"] != user_id for p in humans):
+            raise TableError("Only the players of that game can start a rematch from it. "
+                             f"Open your own lobby with `/{self.uis[match['game']].command} "
+                             "new`.")
+        existing = self.in_channel(channel_id)
+        if existing is not None:
+            what = "a lobby" if not existing.playing else "a game"
+            raise TableError(f"This channel already has {what} of {existing.ui.engine.title}.")
+        seats = [{"user_id": user_id, "name": name, "ai": False}]
+        seats += [{"user_id": None, "name": p["name"], "ai": True} for p in match["players"]
+                  if p.get("user_id") is None]
+        invited = [p["user_id"] for p in humans if p["user_id"] != user_id
+                   and not p.get("left")]
+        return await self._create_lobby(
+            match["game"], guild_id=guild_id, channel_id=channel_id, host_id=user_id,
+            seats=seats[:self.uis[match["game"]].engine.max_players],
+            options=match["options"], meta={"invited": invited, "rematch_of": match_id})
 
     async def join(self, table_id: int, user_id: int, name: str) -> LiveTable:
         table = self.get(table_id)
@@ -186,6 +229,9 @@ class TableService:
             if len(table.seats) >= table.engine.max_players:
                 raise TableError(f"The table is full ({table.engine.max_players} seats).")
             table.seats.append({"user_id": user_id, "name": name, "ai": False})
+            invited = table.meta.get("invited") or []
+            if user_id in invited:
+                invited.remove(user_id)
             await self._save(table)
         return table
 
@@ -206,6 +252,58 @@ class TableService:
                 table.row.host_id = humans[0]["user_id"]
             await self._save(table)
         return table
+
+    async def remove_seat(self, table_id: int, user_id: int, seat: int) -> tuple[LiveTable, str]:
+        """The host removes an AI seat or a player from the lobby (not themselves: they use
+        Leave). Returns the table and the removed seat's name."""
+        table = self.get(table_id)
+        async with table.lock:
+            self._need_lobby(table)
+            if user_id != table.row.host_id:
+                raise TableError("Only the host can remove seats.")
+            if not 0 <= seat < len(table.seats):
+                raise TableError("That seat is already empty.")
+            if table.seats[seat].get("user_id") == user_id:
+                raise TableError("That's your own seat: use **Leave** (the lobby passes to "
+                                 "the next player) or **Cancel**.")
+            removed = table.seats.pop(seat)
+            await self._save(table)
+        return table, removed["name"]
+
+    async def resign(self, table_id: int, user_id: int) -> tuple[LiveTable, str]:
+        """A player leaves a running game: an AI plays their seat to the end, and the result
+        records them as having left (played, not won). If nobody else is left, the game is
+        cancelled. Returns the table and the notice for the channel."""
+        table = self.get(table_id)
+        async with table.lock:
+            if not table.playing or table.finished:
+                raise TableError("The game hasn't started: use **Leave** in the lobby.")
+            seat = self.seat_for(table, user_id)
+            others = [s for s in table.seats if s.get("user_id") and not s.get("ai")
+                      and s.get("user_id") != user_id]
+            if not others:
+                await self._drop(table)
+                cancelled = True
+            else:
+                cancelled = False
+                info = table.seats[seat]
+                info.update(ai=True, left=True)
+                info.pop("replaced", None)
+                if table.row.host_id == user_id:
+                    table.row.host_id = others[0]["user_id"]
+                for key in ("expiries", "expired_turns"):
+                    table.meta.get(key, {}).pop(str(seat), None)
+                note = f"🚪 {{P{seat}}} left the game; an AI plays their seat from now on."
+                table.add_log([public("left", note)])
+                self._reset_deadline(table)
+                await self._save(table)
+        if cancelled:
+            await self.publisher.show_closed(table, "cancelled: the last player left")
+            return table, f"🚪 {table.names[seat]} left; nobody else was playing, so the " \
+                          "game was cancelled."
+        self._schedule_ai(table)
+        self.schedule_delivery(table)
+        return table, render_seats(note, table.names)
 
     async def add_ai(self, table_id: int, user_id: int) -> LiveTable:
         table = self.get(table_id)
@@ -292,9 +390,7 @@ class TableService:
             if version is not None and version != table.version:
                 raise TableError("This board is out of date (someone moved since). "
                                  "Open **Take my turn** again.")
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise TableError("You're not playing at this table.")
+            seat = self.seat_for(table, user_id)
             if table.seats[seat].get("replaced"):
                 table.seats[seat]["ai"] = False
                 table.seats[seat].pop("replaced", None)
@@ -302,14 +398,20 @@ class TableService:
             text = render_seats(table.engine.describe(table.state, action), table.names)
             events = await self._commit(table, seat, action)
             table.meta.setdefault("expiries", {}).pop(str(seat), None)
+            table.meta.setdefault("expired_turns", {}).pop(str(seat), None)
         secrets = [render_seats(e.text, table.names) for e in events
                    if e.visible_to is not None and seat in e.visible_to]
         return table, text, secrets
 
-    def seat_for(self, table: LiveTable, user_id: int) -> int:
+    @staticmethod
+    def seat_for(table: LiveTable, user_id: int) -> int:
+        """The user's seat, or the refusal that says why they have none."""
         seat = table.seat_of(user_id)
         if seat is None:
-            raise TableError("You're not playing at this table.")
+            if table.left_seat_of(user_id) is not None:
+                raise TableError("You left this game; an AI plays your seat now.")
+            raise TableError("You're not playing at this table — only seated players can "
+                             "do that.")
         return seat
 
     async def _commit(self, table: LiveTable, seat: int, action: Any) -> list[Event]:
@@ -336,7 +438,7 @@ class TableService:
             if event.visible_to is not None:
                 for who in event.visible_to:
                     table.pending_private[who].append(event)
-        self._reset_deadline(table)
+        self._reset_deadline(table, actor=seat)
         await self.storage.save_table(table.row, expected_version=previous_version)
         if engine.outcome(table.state) is not None:
             await self._finish(table)
@@ -349,8 +451,9 @@ class TableService:
         result = table.engine.outcome(table.state)
         table.finished = True
         self.live.pop(table.id, None)
-        await self.storage.finish_table(table.row, scores=result.scores, winners=result.winners,
-                                        reason=render_seats(result.reason, table.names), finished_at=time.time())
+        table.meta["match_id"] = await self.storage.finish_table(
+            table.row, scores=result.scores, winners=result.winners,
+            reason=render_seats(result.reason, table.names), finished_at=time.time())
         self.schedule_delivery(table)
 
     # ------------------------------------------------------------------ AI seats
@@ -411,17 +514,33 @@ class TableService:
             log.exception("table %s: AI task failed", table.id)
 
     # ------------------------------------------------------------------ timers
-    def _reset_deadline(self, table: LiveTable, *, force: bool = False) -> None:
+    def _reset_deadline(self, table: LiveTable, *, force: bool = False,
+                        actor: int | None = None) -> None:
+        """Give the humans the game waits for a full turn's time.
+
+        Every step of a turn gets the full time: when the seat that just moved is still
+        waited for (Taboo's draw then place, Six Suit's predict then play) its clock starts
+        again. Seats still waited for in a simultaneous phase keep their running clock when
+        someone else moves. `turn_starts` remembers, per seat, the version at which its
+        current turn began, so a turn that times out counts once however many steps it has.
+        """
         seconds = table.timer_seconds
-        if not table.playing or seconds <= 0 or table.engine.outcome(table.state) is not None:
-            table.meta["deadline"] = None
-            return
-        humans = sorted(s for s in table.engine.waiting_for(table.state) if not table.is_ai(s))
-        if not humans:
-            table.meta["deadline"] = None
-        elif force or humans != table.meta.get("waiting") or not table.meta.get("deadline"):
-            table.meta["deadline"] = time.time() + seconds
+        humans = ([] if not table.playing or table.engine.outcome(table.state) is not None
+                  else sorted(s for s in table.engine.waiting_for(table.state)
+                              if not table.is_ai(s)))
+        previous = table.meta.get("waiting") or []
+        starts = table.meta.setdefault("turn_starts", {})
+        for seat in humans:
+            if seat not in previous or str(seat) not in starts:
+                starts[str(seat)] = table.version
+        for key in [k for k in starts if int(k) not in humans]:
+            del starts[key]
         table.meta["waiting"] = humans
+        if seconds <= 0 or not humans:
+            table.meta["deadline"] = None
+        elif (force or humans != previous or not table.meta.get("deadline")
+              or actor in humans):
+            table.meta["deadline"] = time.time() + seconds
 
     async def _tick_loop(self) -> None:
         while True:
@@ -429,15 +548,38 @@ class TableService:
             now = time.time()
             for table in list(self.live.values()):
                 deadline = table.meta.get("deadline")
-                if table.playing and deadline and now >= deadline:
-                    try:
+                try:
+                    if table.playing and deadline and now >= deadline:
                         await self.expire(table.id)
-                    except Exception:
-                        log.exception("table %s: timer failed", table.id)
+                    elif not table.playing and now >= self._lobby_expiry(table):
+                        await self.expire_lobby(table.id)
+                except Exception:
+                    log.exception("table %s: timer failed", table.id)
+
+    @staticmethod
+    def _lobby_expiry(table: LiveTable) -> float:
+        idle = table.meta.get("idle_seconds") or ServerSettings().lobby_idle_minutes * 60
+        return (table.meta.get("touched") or table.row.created_at) + idle
+
+    async def expire_lobby(self, table_id: int) -> None:
+        """Close a lobby nobody touched for the server's `lobby_idle_minutes`."""
+        table = self.get(table_id)
+        async with table.lock:
+            if table.playing or time.time() < self._lobby_expiry(table):
+                return
+            await self._drop(table)
+        minutes = int(table.meta.get("idle_seconds", 0) // 60)
+        await self.publisher.close_lobby(
+            table, f"⌛ This {table.engine.title} lobby closed after "
+            f"{plural(minutes, 'minute')} without activity. `/{table.ui.command} new` opens "
+            "a new one.")
 
     async def expire(self, table_id: int) -> None:
-        """Play the default action for every human the game is waiting on (time ran out)."""
+        """Play the default action for every human the game is waiting on (time ran out).
+
+        A turn counts once toward `afk_turns`, however many of its steps time out."""
         table = self.get(table_id)
+        replaced: list[str] = []
         async with table.lock:
             if table.finished:
                 return
@@ -449,20 +591,28 @@ class TableService:
                     continue
                 action = engine.default_action(table.state, seat)
                 expiries = table.meta.setdefault("expiries", {})
-                count = expiries.get(str(seat), 0) + 1
+                counted = table.meta.setdefault("expired_turns", {})
+                turn = table.meta.get("turn_starts", {}).get(str(seat))
+                count = expiries.get(str(seat), 0)
+                if turn is None or counted.get(str(seat)) != turn:
+                    count += 1  # the first step of this turn to time out
+                    counted[str(seat)] = turn
                 expiries[str(seat)] = count
                 note = [public("timeout", f"⏰ {{P{seat}}} ran out of time.")]
                 if count >= limit:
                     table.seats[seat]["ai"] = True
                     table.seats[seat]["replaced"] = True
                     note.append(public("replaced", f"🤖 An AI now plays for {{P{seat}}} "
-                                       f"({count} turns timed out). Act again to take it back."))
+                                       f"({plural(count, 'turn')} timed out). Act again to "
+                                       "take it back."))
                     expiries.pop(str(seat), None)
+                    counted.pop(str(seat), None)
                 table.add_log(note)
                 await self._commit(table, seat, action)
                 if count >= limit:
-                    await self.publisher.announce(
-                        table, render_seats(note[-1].text, table.names))
+                    replaced.append(render_seats(note[-1].text, table.names))
+        for text in replaced:  # no Discord call while the table lock is held
+            await self.publisher.announce(table, text)
 
     # ------------------------------------------------------------------ delivery
     def schedule_delivery(self, table: LiveTable) -> None:
@@ -517,6 +667,8 @@ class TableService:
     async def _save(self, table: LiveTable) -> None:
         previous = table.version
         table.row.version = previous + 1
+        if not table.playing:
+            table.meta["touched"] = time.time()  # a lobby's idle time starts again
         try:
             await self.storage.save_table(table.row, expected_version=previous)
         except StaleVersionError:

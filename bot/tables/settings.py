@@ -28,6 +28,22 @@ class TableSettings(GameOptions):
                                "lobby (off: only the server's defaults apply).")
 
 
+class ServerSettings(GameOptions):
+    """Settings of a whole server (not of one game), stored like a game's defaults under
+    the key `SERVER_KEY`."""
+
+    lobby_idle_minutes: int = Field(30, ge=1, le=10_080, description="A lobby closes after "
+                                    "this many minutes without a join, leave or change.")
+    leaderboard_min_games: int = Field(3, ge=1, le=1000, description="Finished games a "
+                                       "player needs to appear on /leaderboard.")
+    pictures: bool = Field(True, description="Boards and hands also show as pictures (the "
+                           "text stays complete; members can turn pictures off for "
+                           "themselves with /pictures).")
+
+
+SERVER_KEY = "_server"  # the guild_settings row holding ServerSettings
+
+
 class OptionsError(ValueError):
     """A user typed a bad option; the message says which and why."""
 
@@ -91,14 +107,27 @@ def resolve_options(engine: Engine, *layers: dict[str, Any]) -> tuple[GameOption
         raise OptionsError(f"Invalid option: {_explain(exc)}.") from None
 
 
+def resolve_server(stored: dict[str, Any], **changes: Any) -> ServerSettings:
+    """A server's settings from what is stored (plus changes); OptionsError if invalid."""
+    unknown = sorted(set(changes) - set(ServerSettings.model_fields))
+    if unknown:
+        raise OptionsError(f"Unknown server setting: {', '.join(unknown)}. Known: "
+                           f"{', '.join(ServerSettings.model_fields)}.")
+    known = {k: v for k, v in stored.items() if k in ServerSettings.model_fields}
+    try:
+        return ServerSettings.model_validate({**known, **changes})
+    except ValidationError as exc:
+        raise OptionsError(f"Invalid setting: {_explain(exc)}.") from None
+
+
+def describe_model(model: GameOptions) -> list[str]:
+    """`name = value — description` lines for any settings model."""
+    return [f"`{key}` = **{'off' if getattr(model, key) is None else getattr(model, key)}** "
+            f"— {field.description}" for key, field in type(model).model_fields.items()]
+
+
 def describe_options(engine: Engine, options: GameOptions, table: TableSettings) -> list[str]:
     """`name = value — description` lines for lobby and /config."""
-    lines = []
-    for model in (options, table):
-        for key, field in type(model).model_fields.items():
-            if model is table and key in engine.Options.model_fields:
-                continue
-            value = getattr(model, key)
-            shown = "off" if value is None else value
-            lines.append(f"`{key}` = **{shown}** — {field.description}")
-    return lines
+    own = engine.Options.model_fields
+    return describe_model(options) + [line for key, line in zip(
+        TableSettings.model_fields, describe_model(table), strict=True) if key not in own]

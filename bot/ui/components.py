@@ -1,7 +1,8 @@
 """Buttons and selects routed by custom id, so they survive restarts.
 
 Custom ids: `t:{table}:{op}[:{arg}]` for buttons, `ps:{table}:{version}:{prefix}` for the
-turn panel's select and `lt:{table}` for a lobby's team menu. `route` parses a click's custom
+turn panel's select, `lt:{table}` for a lobby's team menu, `lr:{table}` for the host's
+"remove a seat" menu and `ra:{match}` for **Play again** under a result. `route` parses a click's custom
 id and hands it to `bot.ui.handlers`; `CardTableBot.on_interaction` calls it for every
 component click.
 
@@ -20,12 +21,15 @@ from typing import Any
 import discord
 
 from bot.ui.replies import SOMETHING_WENT_WRONG, reply_error
+from bot.ui.text import OPTION_LIMIT, plain
 
 log = logging.getLogger("cardtable.ui")
 
 BUTTON_ID = re.compile(r"t:(?P<table>\d+):(?P<op>[a-z]+)(?::(?P<arg>[0-9a-z.:_-]*))?")
 SELECT_ID = re.compile(r"ps:(?P<table>\d+):(?P<version>\d+):(?P<prefix>[0-9.]*)")
 TEAM_ID = re.compile(r"lt:(?P<table>\d+)")
+REMOVE_ID = re.compile(r"lr:(?P<table>\d+)")
+REMATCH_ID = re.compile(r"ra:(?P<match>\d+)")
 
 
 class RoutedView(discord.ui.View):
@@ -73,6 +77,24 @@ class TeamSelect(discord.ui.Select):
                                   for i in range(max(teams, 2))])
 
 
+class RemoveSelect(discord.ui.Select):
+    """The host's "remove a seat" menu in a lobby (AI seats and other players)."""
+
+    def __init__(self, table_id: int, seats: list[tuple[int, str]]) -> None:
+        super().__init__(custom_id=f"lr:{table_id}", placeholder="Host: remove a seat…",
+                         options=[discord.SelectOption(label=plain(f"Remove {name}", OPTION_LIMIT),
+                                                       value=str(seat))
+                                  for seat, name in seats[:25]])
+
+
+class RematchButton(discord.ui.Button):
+    """**Play again** under a result: `ra:{match id}` (the table itself is gone)."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(label="Play again", emoji="🔁", style=discord.ButtonStyle.success,
+                         custom_id=f"ra:{match_id}")
+
+
 async def route(interaction: discord.Interaction) -> bool:
     """Hand a component click to its handler; False if the custom id is not ours. A bug in
     a handler gets the same friendly answer as a failing command, not "interaction failed"."""
@@ -97,6 +119,11 @@ async def _route(interaction: discord.Interaction) -> bool:
                                        match["prefix"], values[0] if values else "")
     elif match := TEAM_ID.fullmatch(custom_id):
         await handlers.on_team(interaction, int(match["table"]), int(values[0] if values else 0))
+    elif match := REMOVE_ID.fullmatch(custom_id):
+        await handlers.on_remove(interaction, int(match["table"]), str(values[0] if values
+                                                                        else ""))
+    elif match := REMATCH_ID.fullmatch(custom_id):
+        await handlers.on_rematch(interaction, int(match["match"]))
     else:
         return False
     return True

@@ -11,6 +11,13 @@ from bot.tables.service import TableError
 from bot.ui import panel, render
 from bot.ui.components import PanelSelect, RoutedView, TableButton
 from bot.ui.replies import reply, reply_error
+from bot.ui.text import (
+    BUTTON_LABEL_LIMIT,
+    INPUT_PLACEHOLDER_LIMIT,
+    MODAL_TITLE_LIMIT,
+    OPTION_LIMIT,
+    plain,
+)
 from engines.core import render_seats
 
 if TYPE_CHECKING:
@@ -75,6 +82,68 @@ class TableInteractions:
         await interaction.response.edit_message(
             content=f"▶️ **{table.engine.title}** has started with {names}. The board is below.",
             embed=None, view=None)
+
+    async def _op_quit(self, interaction, table_id, _arg):
+        """The board's Leave button: ask first (an AI will finish the game for them)."""
+        table = self.service.get(table_id)
+        self._seat(table, interaction)
+        await self.confirm_leave(interaction, table)
+
+    async def confirm_leave(self, interaction: discord.Interaction, table: LiveTable) -> None:
+        view = RoutedView()
+        view.add_item(TableButton(table.id, "resign", label="Leave the game", emoji="🚪",
+                                  style=discord.ButtonStyle.danger))
+        await reply(interaction, f"Leave this {table.engine.title} game? An AI plays your seat "
+                    "to the end, and the result records that you left (a game played, not "
+                    "won). You can't come back to this game.", view=view, ephemeral=True)
+
+    async def _op_resign(self, interaction, table_id, _arg):
+        _table, notice = await self.service.resign(table_id, interaction.user.id)
+        await interaction.response.edit_message(content=f"You left. {notice}", view=None)
+        await self.service.publisher.announce(_table, notice)
+
+    async def on_remove(self, interaction: discord.Interaction, table_id: int,
+                        value: str) -> None:
+        """The host's "remove a seat" menu in the lobby."""
+        try:
+            if not value.isdigit():
+                raise TableError("That seat is already empty.")
+            table, _name = await self.service.remove_seat(table_id, interaction.user.id,
+                                                          int(value))
+            await self._lobby_changed(interaction, table, "")
+        except TableError as exc:
+            await reply_error(interaction, str(exc))
+
+    async def on_rematch(self, interaction: discord.Interaction, match_id: int) -> None:
+        """**Play again** under a result: a new lobby in the channel, players invited."""
+        try:
+            if interaction.guild_id is None or interaction.channel_id is None:
+                raise TableError("Games are played in server channels.")
+            table = await self.service.rematch(
+                match_id, user_id=interaction.user.id, name=display_name(interaction.user),
+                guild_id=interaction.guild_id, channel_id=interaction.channel_id)
+        except TableError as exc:
+            await reply_error(interaction, str(exc))
+            return
+        await self.post_lobby(interaction, table)
+
+    async def post_lobby(self, interaction: discord.Interaction, table: LiveTable) -> None:
+        """Answer with the lobby (its message is the lobby from then on); invited players
+        are mentioned, so they are pinged."""
+        invited = table.meta.get("invited") or []
+        content = (" ".join(f"<@{uid}>" for uid in invited) + f" — {display_name(interaction.user)}"
+                   " asks you to play again: press **Join**.") if invited else None
+        try:
+            response = await interaction.response.send_message(
+                content=content, embed=render.lobby_embed(table), view=render.lobby_view(table),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(u)
+                                                               for u in invited],
+                                                        roles=False, everyone=False))
+        except discord.HTTPException:
+            await self.service.cancel(table.id, interaction.user.id, moderator=True)
+            raise
+        table.row.board_message_id = response.message_id
+        self.service.meta_changed(table)
 
     async def _op_cancel(self, interaction, table_id, _arg):
         table = self.service.get(table_id)
@@ -176,12 +245,12 @@ class TableInteractions:
             for i, label in enumerate(level.options):
                 nxt = panel.encode((*level.prefix, i))
                 view.add_item(TableButton(table.id, "pn", f"{table.version}:{nxt}",
-                                          label=label[:80], style=discord.ButtonStyle.primary,
-                                          row=0))
+                                          label=plain(label, BUTTON_LABEL_LIMIT),
+                                          style=discord.ButtonStyle.primary, row=0))
         else:
             start = page * panel.PAGE
             chunk = list(enumerate(level.options))[start:start + panel.PAGE]
-            options = [discord.SelectOption(label=label[:100], value=str(i))
+            options = [discord.SelectOption(label=plain(label, OPTION_LIMIT), value=str(i))
                        for i, label in chunk]
             if start + panel.PAGE < len(level.options):
                 options.append(discord.SelectOption(label="More…", value=f"page:{page + 1}",
@@ -248,19 +317,22 @@ class TableInteractions:
             raise TableError("The game hasn't started yet.")
         seat = self._seat(table, interaction)
         embed = render.private_embed(table, seat)
+        job = render.hand_picture_job(table, seat)  # the same state as the embed
+        picture = None
+        if await self.service.publisher.pictures.for_user(interaction.user.id,
+                                                          table.row.guild_id):
+            picture = await render.draw(job)
+        render.show_picture(embed, picture)
         view = None
         if seat in table.engine.to_act(table.state):
             view = RoutedView()
             view.add_item(TableButton(table.id, "turn", str(table.version), label="Take my turn",
                                       emoji="▶️", style=discord.ButtonStyle.primary))
-        await reply(interaction, embed=embed, view=view, ephemeral=True)
+        await reply(interaction, embed=embed, view=view, ephemeral=True,
+                    file=render.picture_file(picture) if picture else None)
 
     def _seat(self, table: LiveTable, interaction: discord.Interaction) -> int:
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise TableError("You're not playing at this table — only seated players can use "
-                             "these buttons.")
-        return seat
+        return self.service.seat_for(table, interaction.user.id)
 
 
 class TextModal(discord.ui.Modal):
@@ -272,9 +344,12 @@ class TextModal(discord.ui.Modal):
     task behind (hundreds of them after a 500-table bench.load run)."""
 
     def __init__(self, prompt, custom_id: str) -> None:
-        super().__init__(title=prompt.title[:45], custom_id=custom_id, timeout=None)
-        self.add_item(discord.ui.TextInput(label=prompt.label[:45], custom_id="text",
-                                           placeholder=prompt.placeholder[:100] or None,
+        super().__init__(title=plain(prompt.title, MODAL_TITLE_LIMIT), custom_id=custom_id,
+                         timeout=None)
+        self.add_item(discord.ui.TextInput(label=plain(prompt.label, MODAL_TITLE_LIMIT),
+                                           custom_id="text",
+                                           placeholder=plain(prompt.placeholder,
+                                                             INPUT_PLACEHOLDER_LIMIT) or None,
                                            required=prompt.required,
                                            max_length=prompt.max_length))
 

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import io
+import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
 
+from bot.pictures import Picture, render_off_loop
 from bot.tables.settings import TableSettings, describe_options
-from bot.ui.components import RoutedView, TableButton, TeamSelect
+from bot.ui.components import RemoveSelect, RoutedView, TableButton, TeamSelect
+from bot.ui.text import FIELD_LIMIT, chunks, clip
 from engines.core import Event, render_seats
 
 if TYPE_CHECKING:
     from bot.tables.live import LiveTable
 
 EMBED_TEXT_LIMIT = 5800
+log = logging.getLogger("cardtable.pictures")
 
 
 def _seat_line(table: LiveTable, seat: int) -> str:
@@ -36,7 +42,14 @@ def lobby_embed(table: LiveTable) -> discord.Embed:
     options = engine.Options.model_validate(table.game_options)
     table_settings = TableSettings.model_validate(table.row.options.get("table", {}))
     text = "\n".join(describe_options(engine, options, table_settings))
-    embed.add_field(name="Options", value=text[:1024], inline=False)
+    invited = [uid for uid in table.meta.get("invited") or [] if table.seat_of(uid) is None]
+    if invited:
+        embed.add_field(name="Invited to play again",
+                        value=clip(" ".join(f"<@{uid}>" for uid in invited) + " — press **Join**"),
+                        inline=False)
+    # every option is shown, over several fields if need be (Six Suit's do not fit one)
+    for i, part in enumerate(chunks(text, FIELD_LIMIT)):
+        embed.add_field(name="Options" if i == 0 else "More options", value=part, inline=False)
     embed.set_footer(text=f"Table #{table.id} · Join, then the host presses Start · "
                      f"/{ui.command} rules")
     return embed
@@ -56,6 +69,10 @@ def lobby_view(table: LiveTable) -> discord.ui.View:
     view.add_item(TableButton(tid, "cancel", label="Cancel", style=discord.ButtonStyle.danger))
     if table.team_count:
         view.add_item(TeamSelect(tid, table.team_count))
+    removable = [(i, s["name"]) for i, s in enumerate(table.seats)
+                 if s.get("user_id") != table.row.host_id]
+    if removable:
+        view.add_item(RemoveSelect(tid, removable))
     return view
 
 
@@ -84,12 +101,12 @@ def board_embeds(table: LiveTable) -> list[discord.Embed]:
     else:
         header.description = f"**Game over** — {render_seats(outcome.reason, names)}"
         header.add_field(name="Final standings",
-                         value=ui.render_result(outcome, engine.view(state, None), names)[:1024],
+                         value=clip(ui.render_result(outcome, engine.view(state, None), names)),
                          inline=False)
     log = table.meta.get("log", [])
     if log:
         text = "\n".join(f"• {render_seats(line, names)}" for line in log)
-        header.add_field(name="Recent", value=text[-1024:], inline=False)
+        header.add_field(name="Recent", value=clip(text, keep="end"), inline=False)
     header.set_footer(text=f"Table #{table.id} · move {table.version} · "
                       f"/{ui.command} hand shows your cards privately")
     body = ui.render_board(engine.view(state, None), names)
@@ -111,6 +128,7 @@ def board_view(table: LiveTable) -> discord.ui.View | None:
                               style=discord.ButtonStyle.secondary))
     view.add_item(TableButton(table.id, "turn", str(table.version), label="Take my turn",
                               emoji="▶️", style=discord.ButtonStyle.primary))
+    view.add_item(TableButton(table.id, "quit", label="Leave", emoji="🚪"))
     return view
 
 
@@ -122,6 +140,43 @@ def private_embed(table: LiveTable, seat: int, events: list[Event] | None = None
     embed.set_author(name=f"{table.engine.title} · table #{table.id}")
     if events:
         text = "\n".join(f"• {render_seats(e.text, names)}" for e in events[-10:])
-        embed.add_field(name="Just now (only you see this)", value=text[:1024], inline=False)
+        embed.add_field(name="Just now (only you see this)", value=clip(text, keep="end"),
+                        inline=False)
     embed.set_footer(text="Secret: only you can see this.")
+    return embed
+
+
+# ---------------------------------------------------------------------- pictures
+def board_picture_job(table: LiveTable) -> Callable[[], Picture | None]:
+    """The board's picture as a job for a worker thread, bound to the public view *now*."""
+    view, names, ui = table.engine.view(table.state, None), list(table.names), table.ui
+    return lambda: ui.board_picture(view, names)
+
+
+def hand_picture_job(table: LiveTable, seat: int) -> Callable[[], Picture | None]:
+    """A seat's private picture as a job, bound to that seat's own view *now*."""
+    view, names, ui = table.engine.view(table.state, seat), list(table.names), table.ui
+    return lambda: ui.hand_picture(view, names, seat)
+
+
+async def draw(job: Callable[[], Picture | None]) -> Picture | None:
+    """Run a picture job off the event loop. A picture that fails is logged and left out:
+    the text it goes with is complete, and the game must not stop over a drawing."""
+    try:
+        return await render_off_loop(job)
+    except Exception:
+        log.exception("a picture failed to draw; sending text only")
+        return None
+
+
+def picture_file(picture: Picture) -> discord.File:
+    """The upload for a picture, its description as the attachment's alt text."""
+    return discord.File(io.BytesIO(picture.data), filename=picture.filename,
+                        description=picture.description)
+
+
+def show_picture(embed: discord.Embed, picture: Picture | None) -> discord.Embed:
+    """Make the picture the embed's image (`attachment://…`, uploaded with the message)."""
+    if picture is not None:
+        embed.set_image(url=picture.url)
     return embed

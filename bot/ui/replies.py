@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 import discord
+from discord import app_commands
 
 log = logging.getLogger("cardtable.ui")
 
@@ -12,12 +13,22 @@ log = logging.getLogger("cardtable.ui")
 SOMETHING_WENT_WRONG = "Something went wrong on my side; nothing was changed. Please try again."
 
 
+class Refusal(app_commands.CheckFailure):
+    """A command check that refuses the person, saying why in words meant for them.
+
+    Raised from a check (never answered there): the tree's error handler sends the one
+    answer. A check that answered itself and returned False made discord.py raise a
+    CheckFailure too, and the error handler answered a second time."""
+
+
 async def reply(interaction: discord.Interaction, content: str | None = None, *,
                 ephemeral: bool = True, embed: discord.Embed | None = None,
                 embeds: list[discord.Embed] | None = None,
-                view: discord.ui.View | None = None) -> None:
+                view: discord.ui.View | None = None, file: discord.File | None = None) -> None:
     """Send a reply, as the response if still possible, else as a followup."""
     kwargs: dict = {"ephemeral": ephemeral}
+    if file is not None:
+        kwargs["file"] = file
     if content is not None:
         kwargs["content"] = content
     if embed is not None:
@@ -35,6 +46,21 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
         log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 
 
+def already_answered(interaction: discord.Interaction) -> bool:
+    """Whether the interaction already has its answer (a message, an edit or a form).
+
+    A deferred interaction has not: its followup is the answer."""
+    kind = interaction.response.type
+    return kind is not None and kind not in (
+        discord.InteractionResponseType.deferred_channel_message,
+        discord.InteractionResponseType.deferred_message_update)
+
+
 async def reply_error(interaction: discord.Interaction, text: str) -> None:
-    """A friendly ephemeral error; never raises."""
+    """A friendly ephemeral error; never raises. One answer per interaction: an error after
+    the interaction was answered (e.g. a failure after a move was confirmed) is logged, not
+    sent as a second message that would contradict the first."""
+    if already_answered(interaction):
+        log.warning("not answering interaction %s twice: %s", interaction.id, text)
+        return
     await reply(interaction, f"⚠️ {text}", ephemeral=True)

@@ -248,6 +248,8 @@ class TableDriver:
         engine, state = table.engine, table.state
         for user in [*self.players, *(extra_users or [self.world.outsider])]:
             seat = table.seat_of(user.id)
+            if seat is None:  # a player who left knew their seat's hand until then
+                seat = table.left_seat_of(user.id)
             hidden = engine.secret_labels(state, seat)
             if not hidden:
                 continue

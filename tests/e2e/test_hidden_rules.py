@@ -13,8 +13,8 @@ import random
 
 import pytest
 
-from engines.hidden_rules import Play
-from engines.hidden_rules_decks import ACTIONS, TRIGGERS, broken
+from engines.hidden_rules.decks import ACTIONS, TRIGGERS, broken
+from engines.hidden_rules.rules import Play
 from tests.e2e.driver import TableDriver
 
 pytestmark = pytest.mark.e2e
@@ -453,7 +453,7 @@ async def test_rules_summary_and_help(fake, world, bot):
 def test_board_fits_discord_limits_with_five_players_and_long_texts():
     """Worst case: 5 long names, a 25-card trick with 200-character words, 10 enforcements
     with long hints, many names used, every rule revealed: still within Discord's limits."""
-    from cogs.hidden_rules import BOARD_BUDGET, HiddenRulesUI
+    from cogs.hidden_rules.cog import BOARD_BUDGET, HiddenRulesUI
 
     ui = HiddenRulesUI()
     engine = ui.engine

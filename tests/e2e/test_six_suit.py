@@ -20,10 +20,10 @@ from bot.delivery import private_part
 from bot.storage import TableRow
 from bot.tables.live import LiveTable
 from bot.ui import render
-from cogs.six_suit import SixSuitUI
+from cogs.six_suit.cog import SixSuitUI
 from engines import ENGINES
-from engines.six_suit import Consent, Discard, Play, Predict, Veto
-from engines.six_suit_cards import LABELS, SHARED
+from engines.six_suit.cards import LABELS, SHARED
+from engines.six_suit.rules import Consent, Discard, Play, Predict, Veto
 from tests.e2e.driver import CONFIRM, TableDriver
 
 pytestmark = pytest.mark.e2e
@@ -306,7 +306,7 @@ async def test_predict_play_and_discard_by_slash_commands(fake, world, bots, bot
         if not any(isinstance(a, Discard) for a in d.legal(seat)):
             break
         label = d.table.engine.view(d.table.state, seat)["hand"][0]
-        from cogs.six_suit import card_words
+        from cogs.six_suit.cog import card_words
 
         await ok(fake, world, d, user, "discard", {"card": card_words(label)})
         assert d.table.engine.view(d.table.state, None)["discard"][-1] == label

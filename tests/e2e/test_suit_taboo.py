@@ -7,7 +7,7 @@ import pytest
 
 from engines.cards import JOKER, Card
 from engines.core import render_seats
-from engines.suit_taboo import Build, Cast, DropOut, Pick
+from engines.suit_taboo.rules import Build, Cast, DropOut, Pick
 from tests.e2e.driver import TableDriver
 
 pytestmark = pytest.mark.e2e
@@ -332,7 +332,7 @@ def test_board_fits_discord_limits_for_five_players_with_long_names():
     limits in whole five-player games, basic and on the wire."""
     import random
 
-    from cogs.suit_taboo import SuitTabooUI
+    from cogs.suit_taboo.cog import SuitTabooUI
 
     ui = SuitTabooUI()
     engine = ui.engine

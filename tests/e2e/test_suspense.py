@@ -249,8 +249,16 @@ async def test_stats_and_leaderboard_after_two_games(fake, world, bots, bot):
         await d.play_to_end()
     board = await fake.slash(world.carol, "leaderboard", {"game": "suspense"},
                              channel=world.channel)
+    assert "Nobody has finished 3 games of Suspense" in board.text  # the default minimum
+    await fake.slash(world.mod, "config server", {"setting": "leaderboard_min_games",
+                                                  "value": "2"}, channel=world.channel)
+    board = await fake.slash(world.carol, "leaderboard", {"game": "suspense"},
+                             channel=world.channel)
     assert not board.ephemeral
-    assert "alice" in board.text and "bob" in board.text and "in 2" in board.text
+    assert "alice" in board.text and "bob" in board.text and "in 2 games" in board.text
+    for line in board.text.splitlines():  # no medal for someone who never won
+        if " — 0 wins" in line:
+            assert not any(medal in line for medal in "🥇🥈🥉"), line
     mine = await fake.slash(world.alice, "stats", channel=world.channel)
     assert mine.ephemeral and "2 played" in mine.text
     theirs = await fake.slash(world.carol, "stats", {"user": world.bob}, channel=world.channel)

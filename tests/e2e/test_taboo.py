@@ -9,7 +9,7 @@ import re
 import pytest
 
 from engines.cards import Card
-from engines.taboo import EMPTY, PLACE, USE, Capture, Draw, Jack, Joker, Place
+from engines.taboo.rules import EMPTY, PLACE, USE, Capture, Draw, Jack, Joker, Place
 from tests.e2e.driver import TableDriver
 
 pytestmark = pytest.mark.e2e

@@ -15,7 +15,9 @@ import pytest
 from engines import ENGINES
 from engines.cards import Card, make_deck, parse_cards
 from engines.core import IllegalActionError, NotYourTurnError
-from engines.hidden_rules import (
+from engines.hidden_rules.ai import Beliefs
+from engines.hidden_rules.decks import ACTIONS, TRIGGERS
+from engines.hidden_rules.rules import (
     ENGINE,
     Accept,
     Challenge,
@@ -27,8 +29,6 @@ from engines.hidden_rules import (
     StartTrick,
     TimeOut,
 )
-from engines.hidden_rules_ai import Beliefs
-from engines.hidden_rules_decks import ACTIONS, TRIGGERS
 
 C = Card.parse
 # rules used by the scenarios: (trigger, action)
@@ -548,7 +548,7 @@ def test_waiting_for_excludes_optional_enforcers():
     player to play (or the accused), never against the seats that may enforce."""
     import random
 
-    from engines.hidden_rules import ENGINE
+    from engines.hidden_rules.rules import ENGINE
 
     rng = random.Random(3)
     state = ENGINE.new_game(4, 11)

@@ -15,7 +15,15 @@ import pytest
 
 from engines.cards import Card, make_deck, parse_cards
 from engines.core import IllegalActionError, NotYourTurnError
-from engines.hidden_rules import (
+from engines.hidden_rules.decks import (
+    ACTION_CHECKS,
+    ACTIONS,
+    TRIGGER_CHECKS,
+    TRIGGERS,
+    PlayContext,
+    broken,
+)
+from engines.hidden_rules.rules import (
     CARD_BIT,
     ENGINE,
     Accept,
@@ -27,14 +35,6 @@ from engines.hidden_rules import (
     Play,
     StartTrick,
     TimeOut,
-)
-from engines.hidden_rules_decks import (
-    ACTION_CHECKS,
-    ACTIONS,
-    TRIGGER_CHECKS,
-    TRIGGERS,
-    PlayContext,
-    broken,
 )
 from tests.engines.test_hidden_rules import scripted
 

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from engines.cards import Card
-from engines.hidden_rules_decks import (
+from engines.hidden_rules.decks import (
     ACTION_CHECKS,
     ACTION_IDS,
     ACTION_SAYS,
@@ -24,7 +24,7 @@ from engines.hidden_rules_decks import (
     broken,
     card_named,
 )
-from engines.hidden_rules_text import (
+from engines.hidden_rules.text import (
     ANIMALS,
     CHARACTERS,
     DATA_DIR,

@@ -15,18 +15,8 @@ import pytest
 
 from engines import ENGINES
 from engines.core import GameOverError, IllegalActionError, InvalidActionError, NotYourTurnError
-from engines.six_suit import (
-    ENGINE,
-    Consent,
-    Discard,
-    Pass,
-    Play,
-    Predict,
-    SixSuitState,
-    Veto,
-)
-from engines.six_suit_ai import best_prediction, choose
-from engines.six_suit_cards import (
+from engines.six_suit.ai import best_prediction, choose
+from engines.six_suit.cards import (
     COL,
     DECK_SIZE,
     LABELS,
@@ -36,6 +26,16 @@ from engines.six_suit_cards import (
     is_six_suit,
     label,
     parse_card,
+)
+from engines.six_suit.rules import (
+    ENGINE,
+    Consent,
+    Discard,
+    Pass,
+    Play,
+    Predict,
+    SixSuitState,
+    Veto,
 )
 
 E = ENGINE
@@ -224,7 +224,7 @@ def test_prediction_uses_natural_equality_for_wilds():
 
 def test_typed_predictions_parse_words_and_labels():
     """Bot helper: a prediction typed as words or as a label maps to the same action."""
-    from engines.six_suit import parse_prediction
+    from engines.six_suit.rules import parse_prediction
 
     assert parse_prediction("3 red triangle") == Predict(2, 0, 2)
     assert parse_prediction("? black blob") == parse_prediction("?⬛☁") == Predict(4, 4, 4)
@@ -861,7 +861,7 @@ def test_registered_and_default_action_is_legal():
 def test_rules_summary_is_short_and_covers_the_rulings():
     """Task: data/six_suit/rules.md, under 3,500 characters, covering every rule a player
     needs, including how the bot handles what the rulings decide."""
-    from engines.six_suit import rules_markdown
+    from engines.six_suit.rules import rules_markdown
 
     text = rules_markdown()
     assert len(text) < 3500

@@ -13,9 +13,9 @@ import random
 
 import pytest
 
-from engines.six_suit import ENGINE as E
-from engines.six_suit import Consent, Discard, Play, Predict, SixSuitState, Veto
-from engines.six_suit_cards import COL, DECK_SIZE, NUM, SHP, is_six_suit
+from engines.six_suit.cards import COL, DECK_SIZE, NUM, SHP, is_six_suit
+from engines.six_suit.rules import ENGINE as E
+from engines.six_suit.rules import Consent, Discard, Play, Predict, SixSuitState, Veto
 from tests.engines.test_six_suit import C, act, build, cards, kinds, miss_prediction, turn
 
 

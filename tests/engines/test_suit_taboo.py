@@ -14,7 +14,8 @@ import pytest
 from engines import ENGINES
 from engines.cards import Card, parse_cards
 from engines.core import GameOverError, IllegalActionError, NotYourTurnError
-from engines.suit_taboo import (
+from engines.suit_taboo.ai import choose_accusation, role_marginals
+from engines.suit_taboo.rules import (
     ENGINE,
     PLAY_CARDS,
     PUBLIC,
@@ -28,7 +29,6 @@ from engines.suit_taboo import (
     consistent_role_deals,
     rules_markdown,
 )
-from engines.suit_taboo_ai import choose_accusation, role_marginals
 
 E = ENGINE
 C = Card.parse
@@ -67,7 +67,7 @@ def scripted(n: int = 4, roles: str = "As Ah Ad Ac", hands: tuple[str, ...] = ()
     if dealer is not None:
         s.dealer = dealer
     s.seen = [0] * len(s.seen)
-    from engines.suit_taboo import CARD_INDEX
+    from engines.suit_taboo.rules import CARD_INDEX
     for p in range(n):
         s.seen[CARD_INDEX[s.roles[p]]] |= 1 << p
         for c in s.hands[p]:

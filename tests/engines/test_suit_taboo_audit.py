@@ -13,7 +13,7 @@ import random
 import pytest
 
 from engines.core import IllegalActionError, NotYourTurnError
-from engines.suit_taboo import (
+from engines.suit_taboo.rules import (
     ENGINE,
     PLAY_CARDS,
     Accuse,

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from engines import ENGINES
 from engines.core import GameOverError, IllegalActionError, NotYourTurnError
-from engines.suspense import (
+from engines.suspense.rules import (
     CARD_LABELS,
     CONDITION_SPEC,
     ENGINE,
@@ -650,7 +650,7 @@ def test_events_never_leak_secret_labels():
 def test_ai_reads_a_dealer_fold():
     """Seed tip: "If the dealer folds, she does not believe she has the card in play or in
     hand that would win the match". Worlds where the folded dealer met it weigh less."""
-    from engines.suspense_ai import dealer_fold_weights, worlds
+    from engines.suspense.ai import dealer_fold_weights, worlds
 
     state = scripted(["⚪1 ⚪2 ⚪3 ⚪4", "⚪6 ⚫1 ⚫2 ⚫3"], ["❗", "⚪5 ⚫4 ⚫5"],
                      secret="⚫6", dealer=0, turn=0)

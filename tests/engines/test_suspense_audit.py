@@ -16,7 +16,7 @@ import pytest
 from pydantic import ValidationError
 
 from engines.core import IllegalActionError
-from engines.suspense import (
+from engines.suspense.rules import (
     CARD_LABELS,
     ENGINE,
     FOLD,
@@ -782,7 +782,7 @@ def test_rule_card_texts_in_data_say_what_the_rulings_table_says():
     data/suspense/cards.json names the same zone (face up / in hand), extreme (smallest /
     biggest) and colour as the table; ❗'s text asks for the smallest face-up total and
     a numbered card face up."""
-    from engines.suspense import condition_text
+    from engines.suspense.rules import condition_text
 
     for label in CARD_LABELS:
         zone, how, colour = RULING_TABLE[CODE[label]]

@@ -15,7 +15,7 @@ import pytest
 
 from engines import ENGINES
 from engines.core import GameOverError, IllegalActionError, InvalidActionError, NotYourTurnError
-from engines.taboo import (
+from engines.taboo.rules import (
     _ALL_CARDS,
     EMPTY,
     ENGINE,

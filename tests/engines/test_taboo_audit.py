@@ -16,7 +16,19 @@ import pytest
 
 from engines.cards import Card, make_deck
 from engines.core import IllegalActionError
-from engines.taboo import EMPTY, ENGINE, OVER, PLACE, TURN, USE, Capture, Draw, Jack, Joker, Place
+from engines.taboo.rules import (
+    EMPTY,
+    ENGINE,
+    OVER,
+    PLACE,
+    TURN,
+    USE,
+    Capture,
+    Draw,
+    Jack,
+    Joker,
+    Place,
+)
 from tests.engines.test_taboo import C, act, cap, captures, cards, deal
 
 E = ENGINE

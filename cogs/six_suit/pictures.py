@@ -1,0 +1,194 @@
+"""Six Suit as pictures: the board (every player's six piles, the discard, the draw pile) and
+a player's hand. Drawn only from `engine.view(state, seat)` for whoever will see it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.pictures import Picture, alt_text, cards, theme
+from bot.pictures.canvas import PAD, Canvas, encode
+from engines.six_suit.cards import LABELS, NAMES
+
+CW, CH = 72, 100          # a pile's top card on the board
+HW, HH = 112, 156         # a card in the hand
+GAP = 8
+PANEL_W = 6 * CW + 5 * GAP + 2 * 12
+PANEL_H = 12 + 30 + 6 + CH + 6 + 26 + 8
+TOP_H = 150
+CODE = {label: i for i, label in enumerate(LABELS)}
+WORDS = dict(zip(LABELS, NAMES, strict=True))
+
+
+def _sprite(label: str, w: int, h: int):
+    code = CODE.get(label)
+    return cards.back(w, h) if code is None else cards.six_suit(code, w, h)
+
+
+def _name(names: list[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+
+
+def _danger(seat: dict[str, Any]) -> tuple[str, Any] | None:
+    reach = seat.get("reach") or []
+    worst = max(reach, default=0)
+    if worst < 5:
+        return None
+    which = ("number", "colour", "shape")[reach.index(worst)]
+    if worst >= 6:
+        return f"SIX SUIT ({which})", theme.DANGER
+    return f"5/6 {which}", theme.ACCENT
+
+
+def _panel(canvas: Canvas, x: int, y: int, view: dict[str, Any], names: list[str],
+           seat: dict[str, Any]) -> None:
+    i = seat["seat"]
+    alive = seat["alive"]
+    acting = i in (view.get("to_act") or []) and view.get("phase") != "over"
+    teams = view.get("teams")
+    outline = theme.ACCENT if acting else (
+        theme.TEAM_COLOURS[seat["team"] % len(theme.TEAM_COLOURS)] if teams else None)
+    canvas.box((x, y, x + PANEL_W, y + PANEL_H), theme.PANEL if alive else theme.PANEL_DIM,
+               outline=outline, width=4)
+    tx = x + 12
+    if acting:
+        tx = canvas.badge((tx, y + 12), "TO PLAY" if view["phase"] != "consent" else "DECIDES",
+                          17) + 8
+    right = f"{seat['score']} pt" + ("" if seat["score"] == 1 else "s")
+    if teams:
+        right = f"Team {seat['team'] + 1} · {right}"
+    right_w = canvas.text((0, -100), right, 22)  # measure only (drawn off the canvas)
+    canvas.text((x + PANEL_W - 12, y + 14), right, 22, theme.MUTED, anchor="rt")
+    canvas.name((tx, y + 12), f"{i + 1}. {_name(names, i)}", 24,
+                width=x + PANEL_W - 24 - right_w - tx)
+    cy = y + 12 + 30 + 6
+    if alive:
+        for k, label in enumerate(seat["piles"]):
+            canvas.card(_sprite(label, CW, CH), (x + 12 + k * (CW + GAP), cy))
+    else:
+        canvas.text((x + PANEL_W / 2, cy + CH / 2 - 14), "GHOST", 34, theme.MUTED, anchor="mm")
+        canvas.text((x + PANEL_W / 2, cy + CH / 2 + 22), "eliminated - plays on, no piles", 19,
+                    theme.MUTED, anchor="mm")
+    fy = cy + CH + 6
+    foot = f"hand {seat['hand_count']}"
+    if alive:
+        foot += f" · covered {len(seat.get('under') or [])}"
+    end = canvas.text((x + 12, fy), foot, 19, theme.MUTED)
+    danger = _danger(seat) if alive else None
+    if danger:
+        canvas.badge((end + 10, fy - 2), danger[0], 16, fill=danger[1])
+    shown = seat.get("known_hand") or []
+    if shown:
+        sx = x + PANEL_W - 12
+        for label in reversed(shown[-4:]):
+            sx -= 20
+            canvas.card(_sprite(label, 18, 25), (sx, fy - 1))
+        canvas.text((sx - 6, fy), "shown", 16, theme.MUTED, anchor="rt")
+
+
+def _top(canvas: Canvas, view: dict[str, Any], names: list[str]) -> None:
+    y = PAD
+    canvas.text((PAD, y), "DRAW", 18, theme.MUTED)
+    canvas.card(cards.back(CW, CH), (PAD, y + 24))
+    canvas.badge((PAD + 6, y + 24 + CH - 30), str(view["draw_pile"]), 18, fill=theme.TEXT)
+    discard = view.get("discard") or []
+    x = PAD + CW + 28
+    canvas.text((x, y), f"DISCARD ({len(discard)}, newest right)", 18, theme.MUTED)
+    shown = discard[-6:]
+    if not shown:
+        canvas.card(cards.slot(CW, CH, "empty"), (x, y + 24))
+    for k, label in enumerate(shown):
+        canvas.card(_sprite(label, CW, CH), (x + k * (CW * 0.55), y + 24))
+    info_x = x + 5 * CW * 0.55 + CW + 30
+    phase = view.get("phase")
+    lines = [f"Round {view['round']} · turn {view['turn_number']}"]
+    if phase != "over":
+        step = {"predict": "predicts and draws", "play": "plays or discards",
+                "consent": "is offered a card"}.get(phase, phase)
+        who = view.get("current") if phase != "consent" else (view.get("offer") or {}).get(
+            "target", view.get("current"))
+        lines.append(f"{_name(names, who)} {step}")
+        if view.get("free_time"):
+            lines.append("Free time: nobody can be eliminated")
+        elif view.get("final_phase"):
+            lines.append("Final phase")
+    else:
+        lines.append("Game over")
+    for k, line in enumerate(lines):
+        if k == 1:
+            canvas.name((info_x, y + 4 + k * 34), line, 26, theme.ACCENT,
+                        width=canvas.width - info_x - PAD)
+        else:
+            canvas.text((info_x, y + 4 + k * 34), line, 24, width=canvas.width - info_x - PAD)
+
+
+def _columns(n: int) -> int:
+    return 1 if n <= 2 else 2
+
+
+def board_picture(view: dict[str, Any], names: list[str]) -> Picture:
+    seats = view["seats"]
+    if view.get("teams"):  # team-mates side by side in reading order
+        seats = sorted(seats, key=lambda s: (s["team"], s["seat"]))
+    cols = _columns(len(seats))
+    rows = -(-len(seats) // cols)
+    width = max(cols * PANEL_W + (cols - 1) * 14 + 2 * PAD, 760)
+    height = TOP_H + rows * (PANEL_H + 12) + PAD
+    canvas = Canvas(width, height)
+    _top(canvas, view, names)
+    for k, seat in enumerate(seats):
+        col, row = k % cols, k // cols
+        _panel(canvas, PAD + col * (PANEL_W + 14), TOP_H + row * (PANEL_H + 12), view, names,
+               seat)
+    return Picture("sixsuit-board.png", _board_alt(view, names), encode(canvas.image))
+
+
+def _board_alt(view: dict[str, Any], names: list[str]) -> str:
+    parts = [f"Six Suit board, round {view['round']}, draw pile {view['draw_pile']}."]
+    discard = view.get("discard") or []
+    if discard:
+        parts.append(f"Discard top: {WORDS.get(discard[-1], discard[-1])}.")
+    for seat in view["seats"]:
+        who = _name(names, seat["seat"])
+        if seat["alive"]:
+            piles = ", ".join(WORDS.get(p, p) for p in seat["piles"])
+            parts.append(f"{who}: {piles}.")
+        else:
+            parts.append(f"{who}: ghost.")
+    return alt_text(" ".join(parts))
+
+
+def hand_picture(view: dict[str, Any], names: list[str], seat: int) -> Picture:
+    me = view["seats"][seat]
+    hand = view.get("hand") or []
+    drawn = list(view.get("drawn") or [])
+    known = set(me.get("known_hand") or [])
+    per_row = 6
+    rows = max(1, -(-len(hand) // per_row))
+    width = 2 * PAD + per_row * HW + (per_row - 1) * 10
+    hand_h = 40 + rows * (HH + 12)
+    piles_h = 40 + CH + 10 if me["alive"] else 50
+    canvas = Canvas(width, PAD + hand_h + piles_h + PAD)
+    canvas.text((PAD, PAD), f"Your hand ({len(hand)})", 26)
+    y = PAD + 40
+    if not hand:
+        canvas.card(cards.slot(HW, HH, "empty"), (PAD, y))
+    for k, label in enumerate(hand):
+        x = PAD + (k % per_row) * (HW + 10)
+        cy = y + (k // per_row) * (HH + 12)
+        canvas.card(_sprite(label, HW, HH), (x, cy))
+        if label in drawn:
+            drawn.remove(label)
+            canvas.badge((x + HW - 50, cy - 6), "NEW", 16)
+        elif label in known:
+            canvas.badge((x + HW - 58, cy - 6), "SEEN", 16, fill=theme.MUTED)
+    y = PAD + hand_h
+    if me["alive"]:
+        canvas.text((PAD, y), "Your piles 1 - 6", 22, theme.MUTED)
+        for k, label in enumerate(me["piles"]):
+            canvas.card(_sprite(label, CW, CH), (PAD + k * (CW + GAP), y + 32))
+    else:
+        canvas.text((PAD, y + 8), "You are a ghost: you play on, with no piles.", 22,
+                    theme.MUTED)
+    words = ", ".join(WORDS.get(c, c) for c in hand) or "empty"
+    return Picture("sixsuit-hand.png", alt_text(f"Your Six Suit hand: {words}."),
+                   encode(canvas.image))

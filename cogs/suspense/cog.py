@@ -1,0 +1,127 @@
+"""Suspense in Discord: rendering and the `/suspense` commands (play, pass, fold)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.game_cog import GameCog
+from bot.game_ui import GameUI
+from bot.ui.text import clip, plural
+from engines import ENGINES
+from engines.suspense.rules import Fold, Pass, Play, condition_table, condition_text
+
+from . import pictures
+
+ENGINE = ENGINES["suspense"]
+
+
+def _cards(labels: list[str]) -> str:
+    return " ".join(f"`{label}`" for label in labels) or "—"
+
+
+class SuspenseUI(GameUI):
+    engine = ENGINE
+    pictures = pictures
+    command = "suspense"
+    emoji = "🎭"
+    colour = 0x9B59B6
+    blurb = ("2–3 players bluff and deduce which of 13 cards is the secret one: its victory "
+             "condition decides who scores.")
+
+    def rules_markdown(self) -> str:
+        table = "\n".join(f"`{row['card']}` {row['condition']}" for row in condition_table())
+        return f"{super().rules_markdown()}\n\n**The 13 cards**\n{table}"
+
+    def render_board(self, view: dict[str, Any], names: list[str]) -> list[discord.Embed]:
+        embed = discord.Embed(colour=self.colour)
+        embed.description = (
+            f"**Match {view['match']}** · dealer **{names[view['dealer']]}** · face-up total "
+            f"**{view['total']}** / {view['threshold']} · first to {view['points_target']} "
+            "points wins")
+        for player in view["players"]:
+            seat = player["seat"]
+            status = []
+            if seat == view["turn"]:
+                status.append("▶️ to play")
+            if player["folded"]:
+                status.append("folded")
+            elif player["passed"]:
+                status.append("passed")
+            in_play = "\n".join(f"`{c}` {condition_text(c)}" for c in player["in_play"]) or "—"
+            embed.add_field(
+                name=f"{names[seat]} — {plural(player['score'], 'pt')}"
+                     + (f" ({', '.join(status)})" if status else ""),
+                value=clip(f"{plural(player['hand_size'], 'card')} in hand\n{in_play}"),
+                inline=False)
+        embeds = [embed]
+        last = view.get("last_match")
+        if last:
+            met = ", ".join(names[s] for s in last["met"]) or "nobody"
+            gains = ", ".join(f"{names[s]} +{p}" for s, p in enumerate(last["points"]))
+            recap = discord.Embed(
+                title=f"Match {last['match']} result",
+                description=(f"Secret card `{last['secret']}`: *{last['condition']}*\n"
+                             f"Met by: **{met}** · {gains}"),
+                colour=0x7F8C8D)
+            hands = last.get("hands") or {}
+            items = hands.items() if isinstance(hands, dict) else enumerate(hands)
+            shown = [f"{names[int(s)]}: {_cards(h)}" for s, h in items if h is not None]
+            if shown:
+                recap.add_field(name="Hands at the end", value=clip("\n".join(shown)))
+            embeds.append(recap)
+        return embeds
+
+    def render_private(self, view: dict[str, Any], names: list[str], seat: int
+                       ) -> discord.Embed:
+        you = view["you"]
+        embed = discord.Embed(title="🎭 Your Suspense hand", colour=self.colour)
+        embed.description = "\n".join(f"`{c}` {condition_text(c)}" for c in you["hand"]) or \
+            "Your hand is empty."
+        if you.get("secret"):
+            embed.add_field(name="🤫 Secret card (you are the dealer)",
+                            value=f"`{you['secret']}` {condition_text(you['secret'])}",
+                            inline=False)
+        me = view["players"][seat]
+        if view["turn"] == seat and not me["in_play"] and not view["over"]:
+            embed.add_field(name="Your first turn", value="You must play a card this turn.",
+                            inline=False)
+        return embed
+
+
+class SuspenseCog(GameCog, group_name="suspense", group_description="Play Suspense."):
+    ui = SuspenseUI()
+
+    @staticmethod
+    def _is_play(action: Any) -> bool:
+        return isinstance(action, Play)
+
+    @app_commands.command(name="play", description="Play a card face up.")
+    @app_commands.describe(card="The card to play (suggestions show your hand).")
+    async def play(self, interaction: discord.Interaction, card: str) -> None:
+        table, action = self.choose_action(interaction, card, self._is_play)
+        await self.perform(interaction, table, action)
+
+    @play.autocomplete("card")
+    async def _play_autocomplete(self, interaction: discord.Interaction, current: str):
+        return await self.autocomplete_actions(
+            interaction, current, self._is_play,
+            label=lambda table, a: f"{a.card} — {condition_text(a.card)}")
+
+    @app_commands.command(name="pass", description="Skip this turn (you stay in the match).")
+    async def pass_(self, interaction: discord.Interaction) -> None:
+        table, action = self.choose_action(interaction, "Pass",
+                                           lambda a: isinstance(a, Pass))
+        await self.perform(interaction, table, action)
+
+    @app_commands.command(name="fold", description="Fold for the rest of this match.")
+    async def fold(self, interaction: discord.Interaction) -> None:
+        table, action = self.choose_action(interaction, "Fold",
+                                           lambda a: isinstance(a, Fold))
+        await self.perform(interaction, table, action)
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(SuspenseCog(bot))

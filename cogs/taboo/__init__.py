@@ -1,0 +1,5 @@
+"""Taboo in Discord: its commands and text (`cog`). Loaded as a discord.py extension."""
+
+from cogs.taboo.cog import setup
+
+__all__ = ["setup"]

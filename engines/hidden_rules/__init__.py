@@ -1,0 +1,1 @@
+"""Hidden Rules: its rules (`rules`) and its AI (`ai`), paired by the registry in `engines`."""

@@ -1,0 +1,265 @@
+"""The Hidden Rules AI: plays Up 'N Over sensibly and learns the secret rules from the table.
+
+It only uses what its seat may know: its hand and rule, rules shown to it by challenges, and
+the public enforcement history (each record keeps the play it was about and how it ended).
+From that history it keeps, for every other player, a weight for each (trigger, action) pair
+that player could hold: a challenge settles a pair exactly (the play broke it, or did not),
+an accepted enforcement counts as soft evidence. With those beliefs it
+
+* says what every rule it believes in requires when its play triggers it (its own included),
+* enforces its own rule, and rules it is confident about, when a play breaks them,
+* challenges an enforcement when the chance that it is right is too low for the penalty,
+* picks cards by a one-step look-ahead: make 21, never bust if avoidable, and avoid leaving
+  a total the next player can likely turn into 21.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from engines.cards import make_deck
+from engines.core import AiPlayer
+from engines.hidden_rules.decks import (
+    ACTION_IDS,
+    ACTION_SAYS,
+    ACTIONS,
+    SILENT_ACTION,
+    TRIGGER_IDS,
+    PlayContext,
+    broken,
+    performed,
+    triggered,
+)
+
+if TYPE_CHECKING:
+    from engines.hidden_rules.rules import HiddenRulesEngine, HiddenRulesState
+
+# How often each trigger fires in ordinary play (rough, measured by hand) plus a bonus for the
+# ones that catch trick-winning plays: enforcing those takes a point away from the culprit.
+TRIGGER_WORTH = {1: .08, 2: .23, 3: .07, 4: .25, 5: .38, 6: .25, 7: .25, 8: .25, 9: .05,
+                 10: .25, 11: .2, 12: .05, 13: .45, 14: .15, 15: .1, 16: .45}
+# How likely an unaware player is to fail the action (silence is what most people do).
+ACTION_WORTH = {a: 1.0 for a in ACTION_IDS} | {SILENT_ACTION: 0.05, 9: 0.9, 10: 0.9}
+ENFORCE_CONFIDENCE = 0.75
+FULL_DECK = make_deck()
+
+Pair = tuple[int, int]
+
+
+@lru_cache(maxsize=8192)
+def _vectors(ctx: PlayContext) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+    """Which triggers fire and which actions are performed for a recorded play."""
+    return (tuple(triggered(t, ctx) for t in TRIGGER_IDS),
+            tuple(performed(a, ctx) for a in ACTION_IDS))
+
+
+class Beliefs:
+    """What one seat believes about every other seat's rule, from public evidence only."""
+
+    def __init__(self, s: HiddenRulesState, me: int) -> None:
+        self.s, self.me = s, me
+        self.pairs: dict[int, dict[Pair, float]] = {}
+        known = [h for h in range(s.n) if s.knows_rule(me, h)]
+        ex_t = set(s.dealt_t[me]) | {s.rule_t[h] for h in known}
+        ex_a = set(s.dealt_a[me]) | {s.rule_a[h] for h in known}
+        cand_t = [t for t in TRIGGER_IDS if t not in ex_t]
+        cand_a = [a for a in ACTION_IDS if a not in ex_a]
+        for h in range(s.n):
+            if h in known:
+                self.pairs[h] = {(s.rule_t[h], s.rule_a[h]): 1.0}
+                continue
+            weights = {(t, a): 1.0 for t in cand_t for a in cand_a}
+            for rec in s.history:
+                if rec.holder != h:
+                    continue
+                tv, av = _vectors(rec.ctx)
+                if rec.result in ("right", "referee"):
+                    yes, no = 1.0, 0.0
+                elif rec.result == "wrong":
+                    yes, no = 0.0, 1.0
+                else:  # accepted: the accused may just have been cautious
+                    yes, no = 1.0, 0.5
+                for pair in weights:
+                    t, a = pair
+                    weights[pair] *= yes if tv[t - 1] and not av[a - 1] else no
+            total = sum(weights.values())
+            if total <= 0:  # cannot happen with true evidence; stay uniform if it does
+                weights = {(t, a): 1.0 for t in cand_t for a in cand_a}
+                total = float(len(weights))
+            self.pairs[h] = {p: w / total for p, w in weights.items() if w > 0}
+
+    def p_broken(self, holder: int, ctx: PlayContext) -> float:
+        tv, av = _vectors(ctx)
+        return sum(w for (t, a), w in self.pairs[holder].items() if tv[t - 1] and not av[a - 1])
+
+    def requirements(self, ctx: PlayContext) -> dict[int, float]:
+        """Action id -> how much it matters to perform it with this play.
+
+        Its own rule always counts; another player's rule counts only once public evidence
+        (an enforcement of that holder's rule) makes an action likely, so the AI says what
+        its rules ask rather than reciting every possible phrase."""
+        need: dict[int, float] = {}
+        tv = [triggered(t, ctx) for t in TRIGGER_IDS]
+        evidence = {rec.holder for rec in self.s.history}
+        for h, pairs in self.pairs.items():
+            if h != self.me and h not in evidence and len(pairs) > 1:
+                continue
+            for (t, a), w in pairs.items():
+                if tv[t - 1]:
+                    need[a] = need.get(a, 0.0) + w * (1.0 if h == self.me else 1.5)
+        return {a: w for a, w in need.items() if w >= 0.04}
+
+    def best_guess(self, holder: int) -> Pair:
+        return max(self.pairs[holder].items(), key=lambda kv: kv[1])[0]
+
+
+def compose_say(ctx: PlayContext, need: dict[int, float]) -> str:
+    """Say everything required, unless silence is worth more than all the rest together."""
+    if not need:
+        return ""
+    silent = need.pop(SILENT_ACTION, 0.0)
+    if silent >= sum(need.values()):
+        return ""
+    parts: list[str] = []
+    for a in sorted(need):
+        text = ACTION_SAYS[a](ctx)
+        if text and text not in parts:
+            parts.append(text)
+    return ", ".join(parts)
+
+
+# --------------------------------------------------------------------------- decisions
+def choose_action(engine: HiddenRulesEngine, s: HiddenRulesState, me: int,
+                  rng: random.Random):
+    from engines.hidden_rules.rules import _ACCEPT, _CHALLENGE, _PASS, _START, Enforce, Keep
+
+    if s.phase == "choose":
+        t = max(s.dealt_t[me], key=lambda x: TRIGGER_WORTH[x])
+        a = max(s.dealt_a[me], key=lambda x: ACTION_WORTH[x])
+        return Keep(t, a)
+    beliefs = Beliefs(s, me)
+    if s.phase == "pending":
+        return _CHALLENGE if _should_challenge(s, me, beliefs) else _ACCEPT
+    # play phase
+    enforce = _enforcement(s, me, beliefs)
+    starter = s.to_play < 0 and me == s.next_starter()
+    if starter and s.taker == me:
+        return _START  # lock the point in before anyone can undo it
+    if enforce is not None:
+        return Enforce(*enforce)
+    if starter:
+        return _START
+    if me == s.to_play:
+        return _best_play(engine, s, me, beliefs, rng)
+    return _PASS
+
+
+def _enforcement(s: HiddenRulesState, me: int, beliefs: Beliefs) -> tuple[int, str] | None:
+    if not s.may_enforce(me) or s.last is None:
+        return None
+    if s.trick_over and s.taker == me:
+        return None  # undoing that play would cost me the trick
+    ctx = s.last.ctx
+    if broken(s.rule_t[me], s.rule_a[me], ctx):
+        return me, ACTIONS[s.rule_a[me]].hint
+    best, best_p = -1, ENFORCE_CONFIDENCE
+    for h in range(s.n):
+        if h == me:
+            continue
+        p = beliefs.p_broken(h, ctx)
+        if p >= best_p:
+            best, best_p = h, p
+    if best < 0:
+        return None
+    return best, ACTIONS[beliefs.best_guess(best)[1]].hint
+
+
+def _reliability(s: HiddenRulesState, enforcer: int) -> float:
+    right = sum(1 for r in s.history if r.enforcer == enforcer and r.result == "right")
+    wrong = sum(1 for r in s.history if r.enforcer == enforcer and r.result == "wrong")
+    return (right + 2) / (right + wrong + 3)
+
+
+def _should_challenge(s: HiddenRulesState, me: int, beliefs: Beliefs) -> bool:
+    assert s.pending is not None and s.last is not None
+    enforcer, holder, _hint = s.pending
+    ctx = s.last.ctx
+    trick_value = 1.0 if ctx.total == 21 else 0.0
+    if s.knows_rule(me, holder):
+        return not broken(s.rule_t[holder], s.rule_a[holder], ctx)
+    p = min(max(beliefs.p_broken(holder, ctx), 0.01), 0.99)
+    r = _reliability(s, enforcer)
+    odds = p / (1 - p) * r / (1 - r)
+    p_right = odds / (1 + odds)
+    return p_right < (2 + trick_value) / (3 + trick_value)
+
+
+def _unseen(s: HiddenRulesState, me: int) -> list[int]:
+    """Values of the cards this seat cannot see (hands of others and the deck, roughly)."""
+    seen = set(s.hands[me]) | {c for _, c, _, _ in s.trick} | set(s.pile)
+    return [c.rank for c in FULL_DECK if c not in seen]
+
+
+def _hits(ranks: list[int], need: int) -> int:
+    """How many of these ranks can add exactly `need` (an ace counts 1 or 11)."""
+    from engines.hidden_rules.rules import VALUES
+
+    return sum(1 for r in ranks if VALUES[r] == need or (r == 1 and need == 11))
+
+
+def _best_play(engine: HiddenRulesEngine, s: HiddenRulesState, me: int, beliefs: Beliefs,
+               rng: random.Random):
+    from engines.hidden_rules.rules import Play
+
+    plays = [a for a in engine.legal_actions(s, me) if isinstance(a, Play)]
+    unseen = _unseen(s, me)
+    u = max(1, len(unseen))
+    hand = s.hands[me]
+    nxt = -1
+    for i in range(1, s.n):
+        p = (me + i) % s.n
+        if s.hands[p]:
+            nxt = p
+            break
+    best, best_score, best_ctx = plays[0], -1e9, None
+    for play in plays:
+        value = play.ace_as or (1 if play.card.rank == 1 else _value(play.card.rank))
+        total = s.total + value
+        ctx = PlayContext(play.card, value, s.trick[-1][1], s.total, total, len(hand) - 1, "",
+                          s.named_animals, s.named_characters)
+        if total == 21:
+            score = 1.0
+        elif total > 21:
+            score = -1.0
+        elif nxt < 0:
+            score = 0.0
+        else:
+            h = len(s.hands[nxt])
+            p_hit = 1 - (1 - _hits(unseen, 21 - total) / u) ** h
+            bust = sum(1 for r in unseen if _value(r) > 21 - total) / u
+            p_forced = bust ** h
+            score = -0.9 * p_hit + 0.8 * p_forced
+            # keep the low cards (J, Q, K, A) for later: they get you out of trouble
+            if play.card.rank in (1, 11, 12, 13):
+                score -= 0.05
+            score += 0.005 * value  # unload high cards while it is safe
+        need = beliefs.requirements(ctx)
+        if SILENT_ACTION in need and len(need) > 1:
+            score -= 0.3 * min(need[SILENT_ACTION], sum(need.values()) - need[SILENT_ACTION])
+        score += rng.random() * 1e-3
+        if score > best_score:
+            best, best_score, best_ctx = play, score, ctx
+    assert best_ctx is not None
+    say = compose_say(best_ctx, beliefs.requirements(best_ctx))
+    return Play(best.card, best.ace_as, say)
+
+
+def _value(rank: int) -> int:
+    from engines.hidden_rules.rules import VALUES
+
+    return VALUES[rank]
+
+
+AI = AiPlayer(choose=choose_action)

@@ -1,0 +1,1 @@
+"""Six Suit: its rules (`rules`) and its AI (`ai`), paired by the registry in `engines`."""

@@ -1,0 +1,183 @@
+"""The Six Suit AI: knowledge-only heuristics, fast enough for thousands of calls per second.
+
+Why heuristics and not search: the choice each turn is one card on one of up to 72 piles, and
+its value is dominated by a few visible facts (how close each player's six tops are to a six
+suit, whether the play double-matches, who is on whose side). Scoring every legal play with
+those facts is deterministic, explainable and well under a millisecond.
+
+Everything here reads only what the acting seat may know (table, discard pile, its own hand,
+publicly shown hand cards), so the same function also serves as the timer's default move.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from engines.core import AiPlayer
+from engines.six_suit.cards import (
+    COL,
+    DECK_SIZE,
+    NUM,
+    SHARED,
+    SHP,
+    WILD,
+    is_six_suit,
+    reaches,
+)
+
+if TYPE_CHECKING:
+    from engines.six_suit.rules import SixSuitState
+
+# Danger of one attribute by its reach (wilds + commonest natural value among six tops).
+# Convex: five of a kind is one card away from a six suit.
+DANGER = (0.0, 0.0, 0.0, 0.3, 1.0, 3.5, 0.0)
+SIX_SUIT_ON_US = 40.0       # a pending six suit on our side: any opponent may finish it
+EXTRA_TURN = 3.0            # a double match that earns another turn (with a prediction)
+ATTACK_WEIGHT = 0.6         # how much raising an opponent's danger is worth
+ELIMINATION_BONUS = 25.0    # on top of the points it pays
+
+
+def danger(tops: Sequence[int]) -> float:
+    """Sum of per-attribute danger (six tops of one living player)."""
+    a, b, c = reaches(tops)
+    return DANGER[a] + DANGER[b] + DANGER[c]
+
+
+def unknown_cards(s: SixSuitState, seat: int) -> list[int]:
+    """Cards the seat cannot locate; the next draw comes from these (or from a recycle)."""
+    if not s.draw:
+        # The next draw recycles the cards under the piles and the discard pile: all known.
+        pool = [c for u in s.under for c in u] + s.discard
+        if pool:
+            return pool
+    known = set(s.hands[seat])
+    known.update(c for c in s.tops if c >= 0)
+    known.update(s.discard)
+    for u in s.under:
+        known.update(u)
+    for i in range(s.n):
+        if s.known[i]:
+            known.update(c for c in s.hands[i] if s.known[i] >> c & 1)
+    if s.offer:
+        known.add(s.offer[0])
+    return [c for c in range(DECK_SIZE) if c not in known]
+
+
+def best_prediction(s: SixSuitState, seat: int) -> tuple[int, int, int]:
+    """Maximise expected extra cards: P(at least 2 right) + P(all 3 right).
+
+    #(>=2 right) = pairs(n,c) + pairs(n,s) + pairs(c,s) - 2·exact, so the expected number of
+    extra cards is proportional to pairs(n,c) + pairs(n,s) + pairs(c,s) - exact.
+    """
+    pool = unknown_cards(s, seat)
+    nc = [[0] * 5 for _ in range(5)]
+    ns = [[0] * 5 for _ in range(5)]
+    cs = [[0] * 5 for _ in range(5)]
+    exact = [0] * DECK_SIZE
+    for c in pool:
+        n_, c_, s_ = NUM[c], COL[c], SHP[c]
+        nc[n_][c_] += 1
+        ns[n_][s_] += 1
+        cs[c_][s_] += 1
+        exact[c] = 1
+    best, best_v = (0, 0, 0), -1
+    for n_ in range(5):
+        for c_ in range(5):
+            base = nc[n_][c_]
+            for s_ in range(5):
+                v = base + ns[n_][s_] + cs[c_][s_] - exact[n_ * 25 + c_ * 5 + s_]
+                if v > best_v:
+                    best, best_v = (n_, c_, s_), v
+    return best
+
+
+def play_value(s: SixSuitState, seat: int, card: int, target: int, pile: int) -> float:
+    """How good covering `target`'s pile with `card` is for the seat's side."""
+    old = s.tops[target * 6:target * 6 + 6]
+    new = old[:]
+    covered = new[pile]
+    new[pile] = card
+    six_old, six_new = is_six_suit(old), is_six_suit(new)
+    free = s.in_free_time()
+    ours = s.faction(target) == s.faction(seat)
+    value = 0.0
+    if ours:
+        value += danger(old) - danger(new)
+        if six_new:
+            value -= SIX_SUIT_ON_US
+        elif six_old:
+            value += SIX_SUIT_ON_US
+    else:
+        if six_new and not free:
+            value += ELIMINATION_BONUS + s.n - len(s.elims)
+        else:
+            value += ATTACK_WEIGHT * (danger(new) - danger(old))
+            if six_old and not free:
+                value -= ELIMINATION_BONUS  # breaking an opponent's six suit spares them
+            if free:
+                value -= 5.0  # would need their consent: a waste of the turn
+    if SHARED[card][covered] == 2 and (
+            s.chain == 0 or target == s.chain_target or s.chain_elim):
+        value += EXTRA_TURN
+    return value
+
+
+def discard_value(card: int) -> float:
+    """Discarding is neutral; keep wild-rich cards, they are the best attacking material."""
+    return -0.2 * ((NUM[card] == WILD) + (COL[card] == WILD) + (SHP[card] == WILD))
+
+
+def consent_value(s: SixSuitState, seat: int) -> float:
+    card, target, pile = s.offer
+    old = s.tops[target * 6:target * 6 + 6]
+    new = old[:]
+    new[pile] = card
+    value = danger(old) - danger(new)
+    if is_six_suit(new):
+        value -= SIX_SUIT_ON_US
+    elif is_six_suit(old):
+        value += SIX_SUIT_ON_US
+    return value
+
+
+def choose(s: SixSuitState, seat: int, legal: Sequence, rng: random.Random | None):
+    """Pick an action from `legal`; `rng` only breaks ties (None = first best)."""
+    from engines.six_suit.rules import Consent, Discard, Play, Predict, Veto
+
+    if not legal:
+        raise ValueError("no legal action")
+    first = legal[0]
+    if isinstance(first, Predict):
+        n_, c_, s_ = best_prediction(s, seat)
+        return Predict(n_, c_, s_)
+    if isinstance(first, Consent | Veto):
+        return Consent() if consent_value(s, seat) >= 0 else Veto()
+    best: list = []
+    best_v = float("-inf")
+    for a in legal:
+        if isinstance(a, Play):
+            v = play_value(s, seat, a.card, a.target, a.pile)
+        elif isinstance(a, Discard):
+            v = discard_value(a.card)
+        else:
+            v = 0.0
+        if v > best_v + 1e-9:
+            best, best_v = [a], v
+        elif abs(v - best_v) <= 1e-9:
+            best.append(a)
+    return best[0] if rng is None else rng.choice(best)
+
+
+def choose_move(engine: Any, s: SixSuitState, seat: int, rng: random.Random) -> Any:
+    """The AI's move: the heuristic over the legal moves, ties broken by `rng`."""
+    return choose(s, seat, engine.legal_actions(s, seat), rng)
+
+
+def timer_move(engine: Any, s: SixSuitState, seat: int) -> Any:
+    """What the heuristic would play, without any randomness (the turn timer's move)."""
+    return choose(s, seat, engine.legal_actions(s, seat), None)
+
+
+AI = AiPlayer(choose=choose_move, timer_move=timer_move)

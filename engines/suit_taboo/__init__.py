@@ -1,0 +1,1 @@
+"""Suit Taboo: its rules (`rules`) and its AI (`ai`), paired by the registry in `engines`."""

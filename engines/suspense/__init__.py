@@ -1,0 +1,1 @@
+"""Suspense: its rules (`rules`) and its AI (`ai`), paired by the registry in `engines`."""

@@ -1,0 +1,212 @@
+"""The Suspense AI: expected match points over every world consistent with what it knows.
+
+A "world" is one way the hidden cards could lie: the secret card (unless the AI dealt and
+so saw it) and the other players' hands, with their known sizes. Cards in the AI's hand or
+face up are never the secret (the seed's elimination logic falls out of this for free).
+Worlds are enumerated exactly when there are few (always with 2 players) and sampled
+otherwise; if the dealer folded, worlds where the dealer met the condition when folding
+weigh less (the seed's tip about watching the dealer).
+
+For each legal action the AI scores the match as if it ended right after that action,
+blended with the next player answering by playing one of its cards, and averages over the
+worlds. The score is its own points minus the mean of the others' points, so a fold that
+hands an opponent 2 points is not mistaken for a good fold.
+
+Cheap on purpose: at most a few hundred worlds times at most eight actions, each a table
+lookup, so a decision takes milliseconds.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from math import comb
+from typing import TYPE_CHECKING
+
+from engines.core import AiPlayer
+from engines.suspense.rules import (
+    ALL_CARDS,
+    BANG,
+    FOLD,
+    LABEL_INDEX,
+    PASS,
+    VALUE,
+    Action,
+    Play,
+    SuspenseState,
+    match_points,
+    meeters,
+)
+
+if TYPE_CHECKING:
+    from engines.suspense.rules import SuspenseEngine
+
+MAX_EXACT = 240
+SAMPLES = 160
+RESPONSE_WEIGHT = 0.3  # chance-like weight of the next player answering with a play
+DEALER_FOLD_MET_WEIGHT = 0.2  # a dealer rarely folds while meeting the condition
+PASS_BONUS = 0.02  # on a tie, keep cards hidden and let the match end
+World = tuple[int, tuple[int, ...]]  # (secret, hands by seat)
+
+
+def _bits(mask: int) -> list[int]:
+    return [i for i in range(13) if mask >> i & 1]
+
+
+def worlds(state: SuspenseState, seat: int, rng: random.Random) -> list[World]:
+    """Every (or a uniform sample of) hidden arrangement consistent with `seat`'s knowledge."""
+    n = state.n
+    known = state.hands[seat]
+    for mask in state.play_masks:
+        known |= mask
+    dealer = seat == state.dealer
+    if dealer:
+        known |= 1 << state.secret
+    pool = _bits(ALL_CARDS & ~known)
+    others = [p for p in range(n) if p != seat]
+    sizes = [state.hands[p].bit_count() for p in others]
+
+    def build(secret: int, masks: list[int]) -> World:
+        hands = list(state.hands)
+        for p, m in zip(others, masks, strict=True):
+            hands[p] = m
+        return secret, tuple(hands)
+
+    secrets = [state.secret] if dealer else pool
+    per_secret = 1 if len(others) == 1 else comb(len(pool) - (0 if dealer else 1), sizes[0])
+    result: list[World] = []
+    if len(secrets) * per_secret <= MAX_EXACT:
+        for secret in secrets:
+            rest = [c for c in pool if c != secret]
+            if len(others) == 1:
+                result.append(build(secret, [sum(1 << c for c in rest)]))
+                continue
+            for first in combinations(rest, sizes[0]):
+                m0 = sum(1 << c for c in first)
+                m1 = sum(1 << c for c in rest) & ~m0
+                result.append(build(secret, [m0, m1]))
+        return result
+    for _ in range(SAMPLES):
+        cards = pool[:]
+        rng.shuffle(cards)
+        secret = state.secret if dealer else cards.pop()
+        masks, k = [], 0
+        for size in sizes:
+            masks.append(sum(1 << c for c in cards[k:k + size]))
+            k += size
+        result.append(build(secret, masks))
+    return result
+
+
+def dealer_fold_weights(state: SuspenseState, seat: int,
+                        sample: list[World]) -> list[float] | None:
+    """Read the seed's tip "if the dealer folds, she does not believe she has the card":
+    worlds in which a folded dealer met the secret's condition when folding are unlikely.
+
+    The face-up cards at the fold are rebuilt from the public log; the other players' hands
+    at that moment are their hands in the world plus what they played since.
+    """
+    dealer = state.dealer
+    if seat == dealer or not state.folded >> dealer & 1:
+        return None
+    fold_at = next(i for i, (p, what, _) in enumerate(state.log)
+                   if p == dealer and what == "fold")
+    play_then = [0] * state.n
+    later = [0] * state.n
+    for i, (p, what, card) in enumerate(state.log):
+        if what == "play":
+            if i < fold_at:
+                play_then[p] |= 1 << card
+            else:
+                later[p] |= 1 << card
+    weights = []
+    for secret, hands in sample:
+        hands_then = [h | later[p] for p, h in enumerate(hands)]
+        met = meeters(secret, play_then, hands_then) >> dealer & 1
+        weights.append(DEALER_FOLD_MET_WEIGHT if met else 1.0)
+    return weights
+
+
+def _next_opponent(state: SuspenseState, seat: int, folded: int) -> int:
+    """The seat that moves after `seat` (-1 if nobody else is still in)."""
+    for k in range(1, state.n):
+        p = (seat + k) % state.n
+        if not folded >> p & 1:
+            return p
+    return -1
+
+
+def action_values(state: SuspenseState, seat: int, legal: list[Action],
+                  sample: list[World], weights: list[float] | None = None) -> list[float]:
+    """Mean utility of each action over the worlds.
+
+    The match is scored as if it ended after the action, blended (RESPONSE_WEIGHT) with the
+    next opponent answering by playing one of its cards, which is how a pass that merely
+    looks safe gets punished. A play that reaches the face-up limit ends the match: no
+    answer then.
+    """
+    n = state.n
+    others = [p for p in range(n) if p != seat]
+    k = len(others)
+    values = []
+    for action in legal:
+        play = list(state.play_masks)
+        folded = state.folded
+        hand_delta = 0
+        ends = False
+        if isinstance(action, Play):
+            card = LABEL_INDEX[action.card]
+            play[seat] |= 1 << card
+            hand_delta = 1 << card
+            ends = state.total + VALUE[card] >= state.threshold
+        elif action == FOLD:
+            folded |= 1 << seat
+        responder = -1 if ends else _next_opponent(state, seat, folded)
+        total = 0.0
+        for i, (secret, hands) in enumerate(sample):
+            if hand_delta:
+                hands = list(hands)
+                hands[seat] &= ~hand_delta
+            pts = match_points(meeters(secret, play, hands), folded, n)
+            value = pts[seat] - sum(pts[p] for p in others) / k
+            if responder >= 0 and RESPONSE_WEIGHT and hands[responder]:
+                reply_cards = _bits(hands[responder])
+                reply = 0.0
+                rplay = list(play)
+                rhands = list(hands)
+                base_play, base_hand = play[responder], hands[responder]
+                for c in reply_cards:
+                    rplay[responder] = base_play | 1 << c
+                    rhands[responder] = base_hand & ~(1 << c)
+                    rpts = match_points(meeters(secret, rplay, rhands), folded, n)
+                    reply += rpts[seat] - sum(rpts[p] for p in others) / k
+                value += RESPONSE_WEIGHT * (reply / len(reply_cards) - value)
+            total += value * weights[i] if weights else value
+        values.append(total / (sum(weights) if weights else len(sample)))
+    return values
+
+
+def choose(engine: SuspenseEngine, state: SuspenseState, seat: int,
+           rng: random.Random) -> Action:
+    """Pick the action with the best expected match result; ties prefer Pass, then the
+    card whose showing gives least away."""
+    legal = list(engine.legal_actions(state, seat))
+    if len(legal) == 1:
+        return legal[0]
+    sample = worlds(state, seat, rng)
+    values = action_values(state, seat, legal, sample, dealer_fold_weights(state, seat, sample))
+    best, best_key = legal[0], None
+    for action, value in zip(legal, values, strict=True):
+        if action == PASS:
+            value += PASS_BONUS
+        tiebreak = 0.0
+        if isinstance(action, Play):
+            card = LABEL_INDEX[action.card]
+            tiebreak = -1.0 if card == BANG else -abs(VALUE[card] - 3.5)
+        key = (round(value, 9), tiebreak)
+        if best_key is None or key > best_key:
+            best, best_key = action, key
+    return best
+
+
+AI = AiPlayer(choose=choose)

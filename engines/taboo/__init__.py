@@ -1,0 +1,1 @@
+"""Taboo: its rules (`rules`) and its AI (`ai`), paired by the registry in `engines`."""

@@ -1,0 +1,260 @@
+"""The Taboo AI: a one-move lookahead with a card-counting evaluation.
+
+Why not a search: Taboo turns are short and the outcome of a move is almost entirely visible
+(what it scores, what it sheds and what it leaves in the row). The only real unknowns are the
+next player's hand and the card a draw brings, and both are best handled by probabilities over
+the multiset of unseen cards (the same in every determinization), not by sampling one guess.
+
+For every distinct move the AI builds the resulting position and scores it:
+  my points - my hand value - pressure(my hand size)
+  - estimated opponent scores (unseen cards average out) - pressure on them
+  - the expected gain of the next player from clearing the row I leave behind.
+A draw is scored as the average, over every card it could bring, of the best follow-up.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engines.core import AiPlayer
+from engines.taboo.rules import (
+    JACK_RANK,
+    TURN,
+    VALUE,
+    Action,
+    Capture,
+    Place,
+    TabooEngine,
+    TabooState,
+    capture_options,
+    clearing_values,
+)
+
+JACK_K = 13  # kinds: 1..12 plain card values, 13 a jack, 14 a joker
+JOKER_K = 14
+PER_CARD = 8.0  # each card held slows the race to go out (on top of its value)
+PRESSURE = 6.0  # how much being close to going out is worth (divided by the hand size)
+WIN_BONUS = 30.0  # going out while ahead ends the game as a win
+ASSET = {JACK_K: 1.5, JOKER_K: 2.5}  # holding a special card keeps options open
+THREAT_W = 3.5  # weight of the next player's expected clear (scaled down with more players)
+EMPTY_BONUS = 2.0  # two players: an empty row makes the opponent feed me a lone card
+
+
+def kind_of(card) -> int:
+    if card.rank == JACK_RANK:
+        return JACK_K
+    if card.rank == 0:
+        return JOKER_K
+    return VALUE[card.rank]
+
+
+def kval(kind: int) -> int:
+    return kind if kind <= 12 else 0
+
+
+@dataclass(slots=True)
+class Ctx:
+    """What the AI knows, reduced to counts and values."""
+
+    me: int
+    n: int
+    nxt: int
+    my_points: int
+    opp_counts: list[int]  # by seat (mine unused)
+    opp_points: list[int]
+    unseen: list[int]  # count of unseen cards per kind (index 0 unused)
+    unseen_total: int
+    mean_unseen: float
+    draw_dist: list[tuple[int, float]]  # (kind, probability) of the next draw
+
+
+def build_ctx(state: TabooState, seat: int) -> Ctx:
+    unseen = [0] * 15
+    for card in state.stock:
+        unseen[kind_of(card)] += 1
+    for k in range(state.n):
+        if k != seat:
+            for card in state.hands[k]:
+                unseen[kind_of(card)] += 1
+    total = sum(unseen)
+    mean = sum(kval(k) * c for k, c in enumerate(unseen)) / total if total else 0.0
+    if state.stock:
+        source, size = unseen, total
+    elif state.discard:
+        source = [0] * 15
+        for card in state.discard:  # the reshuffled discard pile is public
+            source[kind_of(card)] += 1
+        size = len(state.discard)
+    else:
+        source, size = [0] * 15, 0
+    dist = [(k, c / size) for k, c in enumerate(source) if c] if size else []
+    return Ctx(
+        me=seat, n=state.n, nxt=(seat + 1) % state.n,
+        my_points=sum(VALUE[c.rank] for c in state.points[seat]),
+        opp_counts=[len(h) for h in state.hands],
+        opp_points=[sum(VALUE[c.rank] for c in p) for p in state.points],
+        unseen=unseen, unseen_total=total, mean_unseen=mean, draw_dist=dist)
+
+
+def threat(ctx: Ctx, row: Sequence[int], opp_counts: Sequence[int]) -> float:
+    """Expected points the next player scores by clearing `row` (from unseen-card odds)."""
+    if not row or ctx.unseen_total == 0:
+        return 0.0
+    total = sum(row)
+    held = opp_counts[ctx.nxt] + 0.5  # a draw gives them roughly half a card more
+    gains = sorted(((total + v, v) for v in clearing_values(list(row))), reverse=True)
+    miss = 1.0
+    expected = 0.0
+    for gain, v in gains:
+        frac = ctx.unseen[v] / ctx.unseen_total
+        p = 1.0 - (1.0 - frac) ** held
+        expected += miss * p * gain
+        miss *= 1.0 - p
+    return expected
+
+
+def evaluate(ctx: Ctx, hand: Sequence[int], points_gain: int, row: Sequence[int],
+             extra_opp_cards: int = 0) -> float:
+    """Score a position after my move, from my seat's point of view."""
+    my_score = ctx.my_points + points_gain - sum(kval(k) for k in hand)
+    counts = list(ctx.opp_counts)
+    opp = []
+    for k in range(ctx.n):
+        if k == ctx.me:
+            continue
+        counts[k] += extra_opp_cards
+        est = ctx.opp_points[k] - counts[k] * ctx.mean_unseen
+        opp.append((est, counts[k]))
+    best_opp = max(e for e, _ in opp)
+    if not hand:  # I go out: the game ends now
+        margin = my_score - best_opp
+        return margin + (WIN_BONUS if margin > 0 else WIN_BONUS / 2 if margin == 0
+                         else -WIN_BONUS)
+    mine = (my_score - PER_CARD * len(hand) - PRESSURE / len(hand)
+            + sum(ASSET.get(k, 0.0) for k in hand))
+    pressed = [e - PER_CARD * c - PRESSURE / max(c, 1) for e, c in opp]
+    rel = mine - (0.5 * max(pressed) + 0.5 * sum(pressed) / len(pressed))
+    weight = THREAT_W * (0.5 + 0.5 / (ctx.n - 1))
+    rel -= weight * threat(ctx, row, counts)
+    if not row and ctx.n == 2:
+        rel += EMPTY_BONUS  # the opponent must draw and place a lone card: easy for me
+    return rel
+
+
+def _remove(hand: Sequence[int], kind: int) -> list[int]:
+    out = list(hand)
+    out.remove(kind)
+    return out
+
+
+def _capture_result(row: Sequence[int], v: int, single: bool, group: tuple[int, ...]
+                    ) -> tuple[list[int], int]:
+    rest = list(row)
+    taken = 0
+    if single:
+        rest.remove(v)
+        taken += v
+    for g in group:
+        rest.remove(g)
+        taken += g
+    return rest, (v + taken if not rest else 0)
+
+
+def _counts(row: Sequence[int]) -> tuple[int, ...]:
+    c = [0] * 13
+    for v in row:
+        c[v] += 1
+    return tuple(c)
+
+
+def _place_kinds(hand: Sequence[int]) -> list[int]:
+    plain = sorted({k for k in hand if k <= 12})
+    return plain if plain else sorted(set(hand))
+
+
+def best_after_draw(ctx: Ctx, hand: list[int], row: list[int], drawn: int | None,
+                    use_allowed: bool) -> float:
+    """Value of the best follow-up once `drawn` (already in `hand`) is known."""
+    best = -1e9
+    if use_allowed and drawn is not None:
+        best = max(best, _use_value(ctx, hand, row, drawn))
+    for k in _place_kinds(hand):
+        best = max(best, evaluate(ctx, _remove(hand, k), 0, [*row, kval(k)]))
+    return best
+
+
+def _use_value(ctx: Ctx, hand: list[int], row: list[int], kind: int) -> float:
+    rest = _remove(hand, kind)
+    if kind == JACK_K:
+        return evaluate(ctx, rest, 0, [])
+    if kind == JOKER_K:
+        return evaluate(ctx, rest, 0, row, extra_opp_cards=1 if ctx.unseen_total else 0)
+    best = -1e9
+    for single, group in capture_options(_counts(row), kind):
+        new_row, pts = _capture_result(row, kind, single, group)
+        best = max(best, evaluate(ctx, rest, pts, new_row))
+    return best
+
+
+def draw_value(ctx: Ctx, hand: list[int], row: list[int], use_allowed: bool) -> float:
+    """Expected value of drawing: average of the best follow-up over the possible cards."""
+    if not ctx.draw_dist:
+        return best_after_draw(ctx, hand, row, None, use_allowed)
+    return sum(p * best_after_draw(ctx, [*hand, k], row, k, use_allowed)
+               for k, p in ctx.draw_dist)
+
+
+def action_value(engine: TabooEngine, state: TabooState, ctx: Ctx, hand: list[int],
+                 row: list[int], action: Action) -> float:
+    kind = action.kind
+    if kind == "capture":
+        cap: Capture = action  # type: ignore[assignment]
+        v = VALUE[cap.card.rank]
+        new_row, pts = _capture_result(row, v, cap.single, cap.group)
+        return evaluate(ctx, _remove(hand, v), pts, new_row)
+    if kind == "jack":
+        return evaluate(ctx, _remove(hand, JACK_K), 0, [])
+    if kind == "joker":
+        return evaluate(ctx, _remove(hand, JOKER_K), 0, row,
+                        extra_opp_cards=1 if ctx.draw_dist else 0)
+    if kind == "place":
+        k = kind_of(action.card)  # type: ignore[union-attr]
+        return evaluate(ctx, _remove(hand, k), 0, [*row, kval(k)])
+    # draw
+    return draw_value(ctx, hand, row, use_allowed=state.phase == TURN)
+
+
+def choose(engine: TabooEngine, state: TabooState, seat: int, rng: random.Random) -> Action:
+    """Pick the move with the best evaluation (ties: the first in legal order)."""
+    legal = engine.legal_actions(state, seat)
+    if len(legal) == 1:
+        return legal[0]
+    ctx = build_ctx(state, seat)
+    hand = [kind_of(c) for c in state.hands[seat]]
+    row = [VALUE[c.rank] for c in state.row]
+    best_action = legal[0]
+    best = -1e18
+    seen: set = set()
+    for action in legal:
+        key = _effect_key(action)
+        if key in seen:
+            continue
+        seen.add(key)
+        score = action_value(engine, state, ctx, hand, row, action)
+        if score > best + 1e-9:
+            best, best_action = score, action
+    return best_action
+
+
+def _effect_key(action: Action) -> tuple:
+    """Moves that differ only by suit have the same effect: score them once."""
+    if isinstance(action, Capture):
+        return ("c", VALUE[action.card.rank], action.single, action.group)
+    if isinstance(action, Place):
+        return ("p", kind_of(action.card))
+    return (action.kind,)
+
+
+AI = AiPlayer(choose=choose)

@@ -1,0 +1,75 @@
+"""Pictures end to end, per game, against the fake Discord: the board and each private view
+carry a PNG uploaded as Discord documents it (multipart, `files[n]` with a description as
+alt text, the embed image `attachment://…`), a board edit replaces its picture, the picture a
+player gets is exactly the one drawn from their own view, and the server and personal
+settings turn pictures off while the text stays complete."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.driver import TableDriver
+from tests.pictures.games import GAMES
+
+pytestmark = pytest.mark.e2e
+
+COMMANDS = {"six_suit": "sixsuit", "taboo": "taboo", "hidden_rules": "hiddenrules",
+            "suspense": "suspense", "suit_taboo": "suittaboo"}
+GAME_LIST = [g for g in COMMANDS if g in GAMES]
+
+
+def only_picture(message) -> dict:
+    [attachment] = message.attachments
+    assert attachment["filename"].endswith(".png")
+    assert attachment.get("description"), "every picture has alt text"
+    [with_image] = [e for e in message.embeds if e.get("image")]
+    assert with_image["image"]["url"] == attachment["url"]  # attachment://name resolved
+    return attachment
+
+
+@pytest.mark.parametrize("game", GAME_LIST)
+async def test_board_and_hands_come_as_pictures(fake, world, bots, bot, game):
+    d = TableDriver(fake, world, bots, COMMANDS[game])
+    engine = ENGINES = bot.tables.uis[game].engine
+    del ENGINES
+    await d.open(world.alice, [world.bob], ai=max(0, engine.min_players - 2))
+    board = d.board()
+    first = only_picture(board)
+    upload = next(c for c in fake.calls if c.files and c.route.startswith("POST"))
+    assert upload.files[0]["field"] == "files[0]"
+    for user in (world.alice, world.bob):
+        if fake.dms(user):
+            only_picture(fake.dms(user)[-1])
+    # My hand: the picture is exactly the one drawn from alice's own view, not bob's
+    answer = await d.click(world.alice, d.board(), "My hand")
+    shown = only_picture(answer.message)
+    table = d.table
+    seat, other = table.seat_of(world.alice.id), table.seat_of(world.bob.id)
+    ui = table.ui
+    mine = ui.hand_picture(engine.view(table.state, seat), table.names, seat)
+    theirs = ui.hand_picture(engine.view(table.state, other), table.names, other)
+    assert fake.upload_data(shown) == mine.data != theirs.data
+    # a move: the board (edited or posted anew) carries one new picture, never two
+    seat_to_move = await d.next_human()
+    await d.take_turn(d.seat_user(seat_to_move))
+    await d.synced()
+    now = only_picture(d.board())
+    assert now["id"] != first["id"]
+    # the server turns pictures off: boards are text only, still complete
+    result = await fake.slash(world.mod, "config server", {"setting": "pictures",
+                                                          "value": "false"},
+                              channel=world.channel)
+    assert "✅" in result.text
+    await fake.slash(world.alice, f"{COMMANDS[game]} board", {}, channel=world.channel)
+    await d.synced()
+    board = d.board()
+    assert board.attachments == [] and not any(e.get("image") for e in board.embeds)
+    assert "To act" in board.text
+    answer = await d.click(world.bob, board, "My hand")
+    assert answer.message.attachments == []
+    # alice wants pictures for herself all the same
+    result = await fake.slash(world.alice, "pictures", {"mode": "on"}, channel=world.channel)
+    assert "on" in result.text
+    answer = await d.click(world.alice, board, "My hand")
+    only_picture(answer.message)
+    d.assert_no_leaks()

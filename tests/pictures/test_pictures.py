@@ -1,0 +1,89 @@
+"""Pictures checked structurally: size, cards that differ from their neighbours, backs for
+hidden cards, and the image leak scan — a picture must not change when only cards hidden
+from its viewer change (the state re-dealt by `engine.determinize` for that viewer)."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import random
+
+import pytest
+from PIL import Image, ImageChops
+
+from bot.pictures import cards
+from bot.pictures.fonts import drawable
+from engines import ENGINES
+from tests.pictures.games import GAMES, names_for, played_state
+
+
+def _image(picture) -> Image.Image:
+    assert picture.data[:8] == b"\x89PNG\r\n\x1a\n"
+    image = Image.open(io.BytesIO(picture.data))
+    image.load()
+    return image.convert("RGB")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pictures_have_a_sensible_size_and_alt_text(game):
+    ui, engine = GAMES[game], ENGINES[game]
+    for n in (engine.min_players, engine.max_players):
+        state = played_state(game, n)
+        names = names_for(n)
+        board = ui.board_picture(engine.view(state, None), names)
+        hand = ui.hand_picture(engine.view(state, 0), names, 0)
+        for picture in (board, hand):
+            image = _image(picture)
+            assert 300 <= image.width <= 1400 and 150 <= image.height <= 2000, image.size
+            assert len(picture.data) < 150_000
+            assert 10 < len(picture.description) <= 1024
+            assert picture.filename.endswith(".png")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pictures_do_not_depend_on_cards_hidden_from_the_viewer(game):
+    """The image leak scan: re-deal every card a viewer cannot see; the viewer's picture must
+    stay byte for byte the same (and the spectator's board too)."""
+    ui, engine = GAMES[game], ENGINES[game]
+    n = engine.max_players
+    state = played_state(game, n)
+    names = names_for(n)
+    for seat in (0, 1):
+        base_hand = ui.hand_picture(engine.view(state, seat), names, seat).data
+        base_board = ui.board_picture(engine.view(state, None), names).data
+        for k in range(3):
+            other = engine.determinize(state, seat, random.Random(k))
+            assert ui.hand_picture(engine.view(other, seat), names, seat).data == base_hand
+            assert ui.board_picture(engine.view(other, None), names).data == base_board
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_private_picture_shows_what_only_its_seat_sees(game):
+    """The same table drawn for two seats gives two different hand pictures (the leak scan
+    above has teeth: a seat's hidden cards do change the picture of the one who sees them)."""
+    ui, engine = GAMES[game], ENGINES[game]
+    state = played_state(game, engine.max_players)
+    names = names_for(engine.max_players)
+    mine = ui.hand_picture(engine.view(state, 0), names, 0).data
+    theirs = ui.hand_picture(engine.view(state, 1), names, 1).data
+    assert mine != theirs
+
+
+def test_card_sprites_differ_from_their_neighbours_and_backs():
+    """Every card face is distinct from the next card's and from a back."""
+    back = cards.back(72, 100)
+    sprites = [cards.six_suit(c, 72, 100) for c in range(125)]
+    sprites += [cards.french(f"{r}{s}", 72, 100) for s in "♠♥♦♣"
+                for r in ("A", "2", "10", "J", "Q", "K")]
+    def differ(a, b) -> bool:
+        return ImageChops.difference(a.convert("RGB"), b.convert("RGB")).getbbox() is not None
+
+    for a, b in itertools.pairwise(sprites):
+        assert differ(a, b)
+    for sprite in sprites:
+        assert differ(sprite, back)
+
+
+def test_names_are_drawn_with_characters_the_font_has():
+    assert drawable("Zoë 🎲 Ünal") == "Zoe Unal"
+    assert drawable("🎲🎲", "Seat 3") == "Seat 3"
