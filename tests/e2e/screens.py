@@ -14,7 +14,7 @@ from tests.e2e.driver import TableDriver
 
 NOTICE = "can't send you direct messages"
 # the largest-table games' turn timer: humans click within it; the last one lets it run out
-TURN_SECONDS = 1
+TURN_SECONDS = 2
 # markdown Discord would show raw in a label, a choice or a command description
 RAW_MARKDOWN = re.compile(r"`|\*\*|__|~~|\|\|")
 
