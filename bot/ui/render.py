@@ -152,7 +152,7 @@ def board_view(table: LiveTable) -> discord.ui.View | None:
     if table.engine.outcome(table.state) is not None:
         return None
     view = RoutedView()
-    view.add_item(TableButton(table.id, "hand", label="My hand", emoji="🂠",
+    view.add_item(TableButton(table.id, "hand", label="My hand", emoji="🃏",
                               style=discord.ButtonStyle.secondary))
     view.add_item(TableButton(table.id, "turn", str(table.version), label="Take my turn",
                               emoji="▶️", style=discord.ButtonStyle.primary))
