@@ -247,7 +247,7 @@ def should_challenge(s: HiddenRulesState, me: int, beliefs: Beliefs) -> bool:
     right: accepting costs 1 (and the trick), a lost challenge 2 (and the trick), a won one
     gains 1."""
     assert s.pending is not None and s.last is not None
-    enforcer, holder, _hint = s.pending
+    _enforcer, holder, _hint = s.pending
     ctx = s.last.ctx
     trick_value = 1.0 if ctx.total == 21 else 0.0
     if s.knows_rule(me, holder):

@@ -25,6 +25,7 @@ from typing import Any
 
 from pydantic import Field
 
+from engines.ai_levels import AiLevel, ai_level_field
 from engines.core import (
     Engine,
     Event,
@@ -218,6 +219,7 @@ class SuspenseOptions(GameOptions):
     max_matches: int = Field(
         50, ge=1, le=200,
         description="Safety cap: after this many matches the game ends and the highest score wins.")
+    ai_level: AiLevel = ai_level_field()
 
 
 # --------------------------------------------------------------------------- state
