@@ -8,7 +8,7 @@
   few determinizations plus a few other legal moves; each candidate is tried in the same
   sampled worlds (`engine.determinize` of the real state: the AI never sees a hidden card),
   followed by a playout in which every seat plays the normal policy, cut after
-  HARD_DEPTH actions and scored by `engine.ai_value`. The budget is a number of
+  SEARCH_BUDGET / (worlds x candidates) actions and scored by `engine.ai_value`. The budget is a number of
   simulated actions, never wall-clock time, so a decision is deterministic given its rng.
 """
 
@@ -28,9 +28,12 @@ AiLevel = Literal["easy", "normal", "hard"]
 AI_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 
 EASY_RANDOM_SHARE = 0.5
-HARD_WORLDS = 6  # sampled worlds (determinizations) each candidate is tried in
-HARD_CANDIDATES = 6  # at most this many candidate moves
-HARD_DEPTH = 40  # actions per playout before it is scored
+HARD_WORLDS = 4  # sampled worlds (determinizations) each candidate is tried in
+HARD_CANDIDATES = 4  # at most this many candidate moves
+# Simulated actions per decision (split over worlds x candidates), sized per game from its
+# normal AI's cost per decision so that a hard decision stays within 300 ms p95 on 2 cores.
+SEARCH_BUDGET = {"suspense": 16, "hidden_rules": 100, "suit_taboo": 320, "six_suit": 480}
+DEFAULT_BUDGET = 480
 
 
 def ai_level_field() -> Any:
@@ -76,13 +79,15 @@ def _hard(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any
     rng.shuffle(pool)
     candidates.extend(pool[:HARD_CANDIDATES - len(candidates)])
     seeds = [rng.randrange(2**31) for _ in range(HARD_WORLDS)]
+    budget = SEARCH_BUDGET.get(engine.name, DEFAULT_BUDGET)
+    depth = max(1, budget // (len(seeds) * len(candidates)))
     best, best_value = normal, float("-inf")
     for move in candidates:
         total = 0.0
         for world_seed in seeds:  # the same worlds for every candidate (common numbers)
             world_rng = random.Random(world_seed)
             world = engine.determinize(state, seat, world_rng)
-            total += _playout(engine, world, seat, move, world_rng)
+            total += _playout(engine, world, seat, move, world_rng, depth)
         # the normal move wins ties: the search must find a real gain to overrule it
         value = total / len(seeds) + (1e-6 if move is normal else 0.0)
         if value > best_value:
@@ -90,7 +95,8 @@ def _hard(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any
     return best
 
 
-def _playout(engine: Engine, world: Any, seat: int, move: Any, rng: random.Random) -> float:
+def _playout(engine: Engine, world: Any, seat: int, move: Any, rng: random.Random,
+             depth: int) -> float:
     """Play `move` in a sampled world, then let the normal policy play every seat."""
     if move is None:
         state = world
@@ -101,7 +107,7 @@ def _playout(engine: Engine, world: Any, seat: int, move: Any, rng: random.Rando
             state = engine.apply(world, seat, move).state
         except ValueError:
             return float("-inf")
-    for _ in range(HARD_DEPTH):
+    for _ in range(depth):
         actors = sorted(engine.waiting_for(state)) or sorted(engine.to_act(state))
         if not actors or engine.outcome(state) is not None:
             break
