@@ -46,6 +46,9 @@ class CardTableBot(commands.Bot):
         intents.guilds = True
         kwargs.setdefault("guild_ready_timeout", 2.0)
         kwargs.setdefault("max_messages", None)
+        # Nobody is pinged unless a message names them in its own allowed_mentions
+        # (bot.ui.names.pings): a name written as <@id> or @everyone pings no one.
+        kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, tree_cls=CardTableTree, **kwargs)
         self.settings = settings

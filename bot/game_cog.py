@@ -20,6 +20,7 @@ from bot.tables.live import LiveTable
 from bot.tables.service import TableError
 from bot.tables.settings import parse_option_text
 from bot.ui.handlers import display_name, is_moderator
+from bot.ui.names import echo
 from bot.ui.replies import reply
 from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, chunks, plain
 from engines.core import render_seats
@@ -72,7 +73,9 @@ class GameCog(commands.GroupCog):
         return table, seat, mine
 
     def label(self, table: LiveTable, action: Any) -> str:
-        return render_seats(table.engine.describe(table.state, action), table.names)
+        """A move as suggestions list it and typed text is matched against (plain names:
+        choices show no markdown)."""
+        return render_seats(table.engine.describe(table.state, action), table.plain_names)
 
     async def autocomplete_actions(self, interaction: discord.Interaction, current: str,
                                    keep: Callable[[Any], bool] = lambda a: True,
@@ -121,9 +124,9 @@ class GameCog(commands.GroupCog):
         if not legal:
             raise TableError("It's not your turn.")
         if not matches:
-            raise TableError(f"`{value}` isn't a legal move right now. Pick one of the "
+            raise TableError(f"{echo(value)} isn't a legal move right now. Pick one of the "
                              "suggestions, or use **Take my turn** on the board.")
-        raise TableError(f"`{value}` matches several moves; please pick one of the suggestions.")
+        raise TableError(f"{echo(value)} matches several moves; please pick one of the suggestions.")
 
     async def perform(self, interaction: discord.Interaction, table: LiveTable, action: Any
                       ) -> None:

@@ -453,7 +453,7 @@ class TableService:
         self.live.pop(table.id, None)
         table.meta["match_id"] = await self.storage.finish_table(
             table.row, scores=result.scores, winners=result.winners,
-            reason=render_seats(result.reason, table.names), finished_at=time.time())
+            reason=render_seats(result.reason, table.plain_names), finished_at=time.time())
         self.schedule_delivery(table)
 
     # ------------------------------------------------------------------ AI seats
