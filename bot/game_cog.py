@@ -8,6 +8,7 @@ subcommands, which turn typed input into engine actions through `choose_action` 
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -26,6 +27,15 @@ from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, chunks, plain
 from engines.core import render_seats
 
 MAX_CHOICES = 25
+# An autocomplete value: `{version}.{index}`, ASCII digits of a sane length (typed text such
+# as "².0" or a 5000-digit number is not one, and int() would refuse it).
+_CHOICE_VALUE = re.compile(r"\s*([0-9]{1,12})\.([0-9]{1,6})\s*", re.ASCII)
+
+
+def choice_value(text: str) -> tuple[int, int] | None:
+    """(version, index) if `text` is an autocomplete value, else None."""
+    match = _CHOICE_VALUE.fullmatch(str(text))
+    return (int(match[1]), int(match[2])) if match else None
 
 
 class GameCog(commands.GroupCog):
@@ -107,13 +117,14 @@ class GameCog(commands.GroupCog):
                       label: Callable[[LiveTable, Any], str] | None = None) -> tuple[LiveTable, Any]:
         """Map an autocomplete value (or typed text) to one legal action, or explain why not."""
         table, _seat, legal = self.legal_for(interaction)
-        version, dot, index = value.partition(".")
-        if dot and version.isdigit() and index.isdigit():
-            if int(version) != table.version:
+        picked = choice_value(value)
+        if picked is not None:
+            version, index = picked
+            if version != table.version:
                 raise TableError("That choice is out of date (the game moved on). Please pick "
                                  "again from the suggestions.")
-            if int(index) < len(legal) and keep(legal[int(index)]):
-                return table, legal[int(index)]
+            if index < len(legal) and keep(legal[index]):
+                return table, legal[index]
         label = label or self.label
         wanted = value.strip().lower()
         matches = [a for a in legal if keep(a) and label(table, a).lower() == wanted]

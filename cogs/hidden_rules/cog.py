@@ -43,7 +43,7 @@ BOARD_BUDGET = 3900  # characters for our embeds; the framework's header needs t
 SAY_SHOWN = 60  # what a player said, as shown on the board
 HINT_SHOWN = 80
 HISTORY_SHOWN = 6
-_CHOICE_RE = re.compile(r"^\d+\.\d+$")
+_CHOICE_RE = re.compile(r"^[0-9]{1,12}\.[0-9]{1,6}$", re.ASCII)
 
 
 # --------------------------------------------------------------------------- small texts

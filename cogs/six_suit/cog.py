@@ -9,6 +9,7 @@ Teams are chosen in the lobby (option `teams=k`, the framework's team select).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -482,7 +483,7 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
         if low in ME_WORDS or low.startswith("me ") or low.startswith("me—"):
             return seat
         head = low.split(".")[0].strip()
-        if head.isdigit() and 1 <= int(head) <= len(table.seats):
+        if re.fullmatch(r"[0-9]{1,3}", head, re.ASCII) and 1 <= int(head) <= len(table.seats):
             return int(head) - 1
         names = [n.lower() for n in table.plain_names]
         exact = [i for i, n in enumerate(names) if n == low]

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.game_cog import GameCog
+from bot.game_cog import GameCog, choice_value
 from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
@@ -373,8 +373,7 @@ class SuitTabooCog(GameCog, group_name="suittaboo", group_description="Play Suit
         def keep(action: Any) -> bool:
             return isinstance(action, kind) and extra(action)
 
-        head, dot, tail = value.partition(".")
-        if dot and head.isdigit() and tail.isdigit():
+        if choice_value(value) is not None:
             return self.choose_action(interaction, value, keep, label)
         words = normalise(value)
         legal = list(table.engine.legal_actions(table.state, seat))
