@@ -190,6 +190,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
     from fakediscord import FakeDiscord
 
     fake = await FakeDiscord(timeout=args.timeout).start()
+    fake.keep_uploads = False  # thousands of pictures: keep names and sizes, not bytes
     guild = fake.add_guild("Bench Club")
     profile_out = workdir / f"profile-{n}.out"
     db, log = fresh_files(workdir / f"load-{n}.db", workdir / f"bot-{n}.log")

@@ -100,6 +100,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
     from fakediscord import FakeDiscord
 
     fake = await FakeDiscord(timeout=args.timeout).start()
+    fake.keep_uploads = False  # thousands of pictures: keep names and sizes, not bytes
     guild = fake.add_guild("Bench Club")
     db, *_ = fresh_files(workdir / f"restart-{n}.db", workdir / f"bot-{n}-first.log",
                          workdir / f"bot-{n}-second.log")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import discord
@@ -35,6 +36,8 @@ class GameUI:
     emoji: str = "🎴"
     colour: int = 0x5865F2
     blurb: str = ""  # one line for /help
+    # cogs/<game>/pictures.py: board_picture(view, names), hand_picture(view, names, seat)
+    pictures: ModuleType | None = None
 
     def rules_markdown(self) -> str:
         path = DATA_DIR / self.engine.name / "rules.md"
@@ -52,12 +55,12 @@ class GameUI:
     def board_picture(self, view: dict[str, Any], names: list[str]) -> Picture | None:
         """The board as a picture (cogs/<game>/pictures.py), drawn from the public view only.
         Runs in a worker thread: it must use nothing but its arguments."""
-        return None
+        return self.pictures.board_picture(view, names) if self.pictures else None
 
     def hand_picture(self, view: dict[str, Any], names: list[str], seat: int
                      ) -> Picture | None:
         """One seat's private view as a picture, drawn from that seat's view only."""
-        return None
+        return self.pictures.hand_picture(view, names, seat) if self.pictures else None
 
     def turn_hint(self, view: dict[str, Any], names: list[str]) -> str | None:
         """A few words for the turn notice on what is asked (e.g. "consent or veto …")."""
@@ -84,3 +87,21 @@ class GameUI:
     def score_text(self, score: float) -> str:
         """How a final score reads (a game may name its unit, e.g. "2 round wins")."""
         return str(int(score)) if float(score).is_integer() else str(round(score, 2))
+
+
+def registered_uis() -> dict[str, GameUI]:
+    """Each registered engine's `GameUI`, from its `cogs/<game>/cog.py`, without a bot
+    (benchmarks, scripts and tests that draw pictures use it)."""
+    import importlib
+
+    from engines import ENGINES
+
+    uis: dict[str, GameUI] = {}
+    for name in ENGINES:
+        module = importlib.import_module(f"cogs.{name}.cog")
+        for value in vars(module).values():
+            if (isinstance(value, type) and issubclass(value, GameUI) and value is not GameUI
+                    and getattr(value, "engine", None) is ENGINES[name]):
+                uis[name] = value()
+                break
+    return uis

@@ -41,7 +41,8 @@ class HelpCog(commands.Cog):
         embed.add_field(
             name="Scores and settings",
             value=("`/leaderboard game:` best players here · `/stats [user]` someone's record · "
-                   "`/config show` game defaults · `/config set|reset` change them (Manage Server)"),
+                   "`/config show` game defaults · `/config set|reset` change them (Manage Server) · "
+                   "`/pictures` cards as pictures for you, or text only"),
             inline=False)
         await reply(interaction, embed=embed, ephemeral=True)
 

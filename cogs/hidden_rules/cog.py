@@ -37,6 +37,8 @@ from engines.hidden_rules.rules import (
     StartTrick,
 )
 
+from . import pictures
+
 ENGINE = ENGINES["hidden_rules"]
 MINUS = "−"
 BOARD_BUDGET = 3900  # characters for our embeds; the framework's header needs the rest
@@ -99,6 +101,7 @@ def _fit_text(lines: list[str], limit: int, *, keep_last: bool = True, more: str
 # --------------------------------------------------------------------------- the UI
 class HiddenRulesUI(GameUI):
     engine = ENGINE
+    pictures = pictures
     command = "hiddenrules"
     emoji = "📜"
     colour = 0xC27C0E

@@ -18,7 +18,6 @@ from discord import app_commands
 
 from bot.game_cog import MAX_CHOICES, GameCog
 from bot.game_ui import GameUI
-from bot.pictures import Picture
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
 from bot.ui.names import echo
@@ -112,17 +111,12 @@ def danger_notes(seat: dict[str, Any]) -> list[str]:
 # --------------------------------------------------------------------------- rendering
 class SixSuitUI(GameUI):
     engine = ENGINE
+    pictures = pictures
     command = "sixsuit"
     emoji = "🎲"
     colour = 0xE67E22
     blurb = ("2–12 players (solo or in teams) predict their draws and cover each other's six "
              "piles: force a six suit on an opponent to eliminate them.")
-
-    def board_picture(self, view: dict[str, Any], names: list[str]) -> Picture:
-        return pictures.board_picture(view, names)
-
-    def hand_picture(self, view: dict[str, Any], names: list[str], seat: int) -> Picture:
-        return pictures.hand_picture(view, names, seat)
 
     def turn_hint(self, view: dict[str, Any], names: list[str]) -> str | None:
         phase = view.get("phase")

@@ -25,6 +25,8 @@ from engines.cards import SUIT_NAMES, SUIT_SYMBOLS, Card
 from engines.core import GameError
 from engines.suit_taboo.rules import HAND_LIMIT, Accuse, Build, Cast, DropOut, Pick
 
+from . import pictures
+
 ENGINE = ENGINES["suit_taboo"]
 SYMBOL_TO_SUIT = {v: k for k, v in SUIT_SYMBOLS.items()}
 STATUS_TEXT = {
@@ -101,6 +103,7 @@ def matches(words: list[str], label: str) -> bool:
 # --------------------------------------------------------------------------- rendering
 class SuitTabooUI(GameUI):
     engine = ENGINE
+    pictures = pictures
     command = "suittaboo"
     emoji = "🏹"
     colour = 0x1ABC9C

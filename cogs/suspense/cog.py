@@ -13,6 +13,8 @@ from bot.ui.text import clip, plural
 from engines import ENGINES
 from engines.suspense.rules import Fold, Pass, Play, condition_table, condition_text
 
+from . import pictures
+
 ENGINE = ENGINES["suspense"]
 
 
@@ -22,6 +24,7 @@ def _cards(labels: list[str]) -> str:
 
 class SuspenseUI(GameUI):
     engine = ENGINE
+    pictures = pictures
     command = "suspense"
     emoji = "🎭"
     colour = 0x9B59B6

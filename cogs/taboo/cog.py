@@ -36,6 +36,8 @@ from engines.taboo.rules import (
     capture_options,
 )
 
+from . import pictures
+
 ENGINE = ENGINES["taboo"]
 
 
@@ -103,6 +105,7 @@ def _row_counts(row: list[dict[str, Any]]) -> tuple[int, ...]:
 # --------------------------------------------------------------------------- rendering
 class TabooUI(GameUI):
     engine = ENGINE
+    pictures = pictures
     command = "taboo"
     emoji = "🧮"
     colour = 0x27AE60

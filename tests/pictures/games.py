@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-import random
-
+from bot.game_ui import registered_uis
+from bot.pictures.samples import random_state
 from engines import ENGINES
 
-
-def _uis() -> dict:
-    from cogs.six_suit.cog import SixSuitUI
-
-    return {"six_suit": SixSuitUI()}
-
-
-GAMES = _uis()
+GAMES = registered_uis()
 
 
 def names_for(n: int) -> list[str]:
@@ -22,14 +15,4 @@ def names_for(n: int) -> list[str]:
 
 def played_state(game: str, n: int, moves: int = 60, seed: int = 3):
     """A state after up to `moves` random legal moves (not finished)."""
-    engine = ENGINES[game]
-    state = engine.new_game(n, seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        step_seat = sorted(engine.to_act(state))[0]
-        nxt = engine.apply(state, step_seat,
-                           rng.choice(list(engine.legal_actions(state, step_seat)))).state
-        if engine.outcome(nxt) is not None:
-            break
-        state = nxt
-    return state
+    return random_state(ENGINES[game], n, seed, moves)

@@ -1,0 +1,67 @@
+"""Hidden Rules as pictures: the current trick with its running total, and every hand's size
+on the board; your hand and your secret rule in your private view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.pictures import Picture, alt_text
+from bot.pictures.sections import Section, backs, card_words, french_item, render, seat_name
+
+CW, CH = 80, 112
+HW, HH = 96, 134
+
+
+def _trick(view: dict[str, Any]) -> tuple[list, int]:
+    trick = view.get("trick") or {}
+    items, running = [], 0
+    for card in trick.get("cards") or []:
+        running += card.get("value", 0)
+        items.append(card)
+    return items, trick.get("total", running)
+
+
+def _trick_section(view: dict[str, Any], names: list[str], w: int, h: int) -> Section:
+    cards, total = _trick(view)
+    items, running = [], 0
+    for card in cards:
+        running += card.get("value", 0)
+        items.append(french_item(card["card"], w, h, caption=seat_name(names, card["seat"]),
+                                 badge=f"={running}"))
+    return Section(f"Trick - total {total} of 21", items, empty="no card played yet",
+                   note="Badges: the running total after each card.")
+
+
+def board_picture(view: dict[str, Any], names: list[str]) -> Picture:
+    sizes = view.get("hand_sizes") or []
+    scores = view.get("scores") or []
+    to_play = view.get("to_play")
+    players = [backs(n, CW, CH, seat_name(names, i)) for i, n in enumerate(sizes)]
+    score_text = ", ".join(f"{seat_name(names, i)} {s}" for i, s in enumerate(scores))
+    who = seat_name(names, to_play) if to_play is not None else "nobody"
+    sections = [_trick_section(view, names, CW, CH),
+                Section(f"Players - {who} to play", players,
+                        note=f"Scores (first to {view.get('target')}): {score_text}")]
+    cards, total = _trick(view)
+    alt = (f"Hidden Rules board. Trick total {total}: "
+           + (", ".join(f"{seat_name(names, c['seat'])} {card_words(c['card'])}"
+                        for c in cards) or "no card yet")
+           + f". Scores: {score_text}.")
+    return Picture("hiddenrules-board.png", alt_text(alt),
+                   render(sections, CW, CH, per_row=8))
+
+
+def hand_picture(view: dict[str, Any], names: list[str], seat: int) -> Picture:
+    hand = view.get("hand") or []
+    sections = [Section("Your hand", [french_item(c, HW, HH) for c in hand],
+                        empty="your hand is empty")]
+    rule = view.get("my_rule")
+    if rule:
+        sections.append(Section("Your secret rule",
+                                note=f"{rule['trigger']['text']} {rule['action']['text']}",
+                                empty=""))
+    sections.append(_trick_section(view, names, HW, HH))
+    alt = "Your Hidden Rules hand: " + (", ".join(card_words(c) for c in hand) or "empty")
+    if rule:
+        alt += f". Your rule: {rule['trigger']['text']} {rule['action']['text']}"
+    return Picture("hiddenrules-hand.png", alt_text(alt), render(sections, HW, HH, per_row=7))
