@@ -60,9 +60,11 @@ class CardTableBot(commands.Bot):
             request_budget.install(self.http, self.request_budget)
         self.storage: Storage | None = None
         self.tree.on_error = self.on_app_command_error
+        from bot.cooldowns import Cooldowns
         from bot.tables.service import TableService  # local: service imports bot types
         from bot.ui.handlers import TableInteractions
 
+        self.cooldowns = Cooldowns(settings.command_cooldown)
         self.tables = TableService(self)
         self.table_ui = TableInteractions(self)
         self.synced_commands: list[app_commands.AppCommand] = []

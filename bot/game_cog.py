@@ -150,11 +150,13 @@ class GameCog(commands.GroupCog):
     async def new(self, interaction: discord.Interaction, options: str | None = None) -> None:
         if interaction.guild_id is None:
             raise TableError("Games are played in server channels, not in DMs.")
+        self.bot.cooldowns.ready(interaction.user.id, "lobby")
         overrides = parse_option_text(options)
         table = await self.bot.tables.open_lobby(
             self.ui.engine.name, guild_id=interaction.guild_id,
             channel_id=interaction.channel_id, host_id=interaction.user.id,
             host_name=display_name(interaction.user), overrides=overrides)
+        self.bot.cooldowns.used(interaction.user.id, "lobby")
         await self.bot.table_ui.post_lobby(interaction, table)
 
     @app_commands.command(name="leave", description="Leave this channel's game (an AI takes "
@@ -208,6 +210,15 @@ class GameCog(commands.GroupCog):
                           "the channel.")
     async def board(self, interaction: discord.Interaction) -> None:
         table = self.table_here(interaction)
+        # A repost costs two channel requests from the budget every table shares: once per
+        # table per cooldown (others are pointed at the fresh one), once per member too.
+        cooldowns = self.bot.cooldowns
+        if cooldowns.left(table.id, "table-board") > 0:
+            await reply(interaction, "The board was posted again a moment ago: it's the "
+                        "newest board message in this channel.", ephemeral=True)
+            return
+        cooldowns.take(interaction.user.id, "board")
+        cooldowns.used(table.id, "table-board")
         old = table.row.board_message_id
         table.row.board_message_id = None
         table.meta["turn_refresh"] = True

@@ -80,6 +80,7 @@ class TableService:
         self._tick_task: asyncio.Task | None = None
         self._flush_task: asyncio.Task | None = None
         self._meta_dirty: dict[int, LiveTable] = {}
+        self._opening: dict[tuple[int | None, int], int] = {}  # lobbies being created
         from bot.delivery import Publisher
 
         self.publisher = Publisher(bot, self)
@@ -180,14 +181,37 @@ class TableService:
         server = await self.server_settings(guild_id)
         meta = {**(meta or {}), "touched": time.time(),
                 "idle_seconds": server.lobby_idle_minutes * 60}
-        row = await self.storage.create_table(
-            guild_id=guild_id, channel_id=channel_id, game=game, host_id=host_id,
-            seats=seats, options=options, meta=meta)
+        host_key = (guild_id, host_id)
+        self._check_lobby_cap(guild_id, host_id, server.lobbies_per_member)
+        self._opening[host_key] = self._opening.get(host_key, 0) + 1  # until it is live
+        try:
+            row = await self.storage.create_table(
+                guild_id=guild_id, channel_id=channel_id, game=game, host_id=host_id,
+                seats=seats, options=options, meta=meta)
+        finally:
+            self._opening[host_key] -= 1
+            if not self._opening[host_key]:
+                del self._opening[host_key]
         if row is None:
             raise TableError("This channel already has a table.")
         table = LiveTable(row=row, ui=self.uis[game])
         self.live[row.id] = table
         return table
+
+    def _check_lobby_cap(self, guild_id: int | None, host_id: int, cap: int) -> None:
+        """One member may host at most `cap` open lobbies on a server (the server setting
+        `lobbies_per_member`), so nobody can hold lobbies in every channel; the refusal says
+        where theirs are."""
+        if guild_id is None:
+            return
+        mine = [t for t in self.live.values() if not t.playing and not t.finished
+                and t.row.guild_id == guild_id and t.row.host_id == host_id]
+        if len(mine) + self._opening.get((guild_id, host_id), 0) < cap:
+            return
+        where = ", ".join(f"<#{t.row.channel_id}>" for t in mine[:5]) or "another channel"
+        raise TableError(f"You already host {plural(max(len(mine), 1), 'open lobby', 'open lobbies')} "
+                         f"on this server (at most {cap}): {where}. Start or cancel "
+                         f"{'it' if len(mine) <= 1 else 'one'} first.")
 
     async def server_settings(self, guild_id: int | None) -> ServerSettings:
         stored = await self.storage.get_game_settings(guild_id, SERVER_KEY) if guild_id else {}

@@ -122,9 +122,11 @@ class TableInteractions:
         try:
             if interaction.guild_id is None or interaction.channel_id is None:
                 raise TableError("Games are played in server channels.")
+            self.bot.cooldowns.ready(interaction.user.id, "lobby")
             table = await self.service.rematch(
                 match_id, user_id=interaction.user.id, name=display_name(interaction.user),
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id)
+            self.bot.cooldowns.used(interaction.user.id, "lobby")
         except TableError as exc:
             await reply_error(interaction, str(exc))
             return

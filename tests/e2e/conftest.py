@@ -69,7 +69,9 @@ class BotRunner:
                       log_level="INFO", game_seed=int(os.environ.get("E2E_GAME_SEED", "1")),
                       # fake.settle() cannot see a request waiting in the bot's own budget,
                       # so tests opt in (test_foundation checks the budget under limits)
-                      rest_requests_per_second=0)
+                      rest_requests_per_second=0,
+                      # tests click fast on purpose; test_abuse checks the cooldowns
+                      command_cooldown=0)
         values.update(overrides)
         return Settings(_env_file=None, **values)
 
