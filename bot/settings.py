@@ -56,6 +56,10 @@ class Settings(BaseSettings):
         description="Seconds a member waits between two uses of a command that posts to the "
         "channel (/<game> new, /<game> board, Play again); 0 = no cooldown.")
 
+    pictures: bool = Field(
+        default=True, description="Cards also as pictures where servers and members want them "
+        "(false = text only everywhere, whatever /config server pictures says).")
+
     game_seed: int | None = Field(
         default=None, description="Advanced, for tests and demos: derive every game's shuffle "
         "from this number (and the table id) instead of the system's randomness.")

@@ -16,6 +16,39 @@ from fakediscord.text import iter_custom_ids
 CONFIRM = "✅"
 
 
+def dm_updates(fake: FakeDiscord, user: User) -> list[MessageVersion]:
+    """Every state the bot showed in `user`'s DMs, oldest first: each new DM and each edit
+    of the living one (deleted DMs included)."""
+    channel = fake._dm_channels.get(user.id)
+    if channel is None:
+        return []
+    return [v for m in fake.channel_messages(channel, include_deleted=True)
+            for v in m.versions()]
+
+
+def pings(fake: FakeDiscord, user: User, channel) -> int:
+    """New messages in `channel` that pinged `user`: their mention in the content and
+    allowed_mentions letting it through (an edit never pings)."""
+    count = 0
+    for call in fake.calls:
+        if call.method != "POST" or call.path != f"/channels/{channel.id}/messages":
+            continue
+        body = call.json or {}
+        if f"<@{user.id}>" not in (body.get("content") or ""):
+            continue
+        allowed = body.get("allowed_mentions")
+        if (allowed is None or "users" in allowed.get("parse", [])
+                or user.id in {int(u) for u in allowed.get("users", [])}):
+            count += 1
+    return count
+
+
+def notifying_dms(fake: FakeDiscord, user: User) -> list[Message]:
+    """The DMs that notified `user`: each new message (edits do not notify)."""
+    channel = fake._dm_channels.get(user.id)
+    return [] if channel is None else fake.channel_messages(channel, include_deleted=True)
+
+
 @dataclass
 class TableDriver:
     fake: FakeDiscord

@@ -12,7 +12,7 @@ import itertools
 
 import pytest
 
-from tests.e2e.driver import TableDriver
+from tests.e2e.driver import TableDriver, dm_updates
 
 pytestmark = pytest.mark.e2e
 
@@ -85,11 +85,11 @@ async def test_a_closed_dm_player_costs_one_refusal_until_they_interact(fake, wo
     assert len(refused_dms(fake, closed)) == 2  # one try after the click, then paused again
     assert len(notices(fake, world)) == 1  # the channel is told once
     closed.dm_open = True
-    before = len(fake.dms(closed))
+    before = len(dm_updates(fake, closed))
     await d.click(closed, d.board(), "My hand")
     await private_changes(d, seat, 1)
     await d.synced()
-    assert len(fake.dms(closed)) == before + 1 and "Your Suspense hand" in fake.dms(closed)[-1].text
+    assert len(dm_updates(fake, closed)) == before + 1 and "Your Suspense hand" in fake.dms(closed)[-1].text
     assert len(refused_dms(fake, closed)) == 2
     d.players.append(closed)
     d.assert_no_leaks()
