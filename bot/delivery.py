@@ -33,13 +33,9 @@ if TYPE_CHECKING:
     from bot.tables.service import TableService
 
 log = logging.getLogger("cardtable.delivery")
-<<<<<<< HEAD
-=======
-MENTIONS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 # /notify: where a player's turn pings them (stored per user, `channel` by default)
 CHANNEL, DM, OFF = "channel", "dm", "off"
 NOTIFY_MODES = (CHANNEL, DM, OFF)
->>>>>>> main
 
 
 class DeliveryIncomplete(Exception):
@@ -116,13 +112,7 @@ class Publisher:
         embeds = render.board_embeds(table)
         content = {"view": render.board_view(table),
                    "content": self._turn_text(table, key) if key else None,
-<<<<<<< HEAD
-                   "allowed_mentions": pings(*key)}  # only whoever must act
-=======
-                   "allowed_mentions": discord.AllowedMentions(
-                       users=[discord.Object(uid) for uid in pinged], roles=False,
-                       everyone=False)}
->>>>>>> main
+                   "allowed_mentions": pings(*pinged)}  # only whoever must act (/notify)
         picture = None
         if await self.pictures.server(table.row.guild_id):
             picture = await render.draw(render.board_picture_job(table))  # same state as text

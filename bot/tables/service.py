@@ -80,11 +80,8 @@ class TableService:
         self._tick_task: asyncio.Task | None = None
         self._flush_task: asyncio.Task | None = None
         self._meta_dirty: dict[int, LiveTable] = {}
-<<<<<<< HEAD
         self._opening: dict[tuple[int | None, int], int] = {}  # lobbies being created
-=======
         self._notify: dict[int, str] = {}  # user id -> /notify choice
->>>>>>> main
         from bot.delivery import Publisher
 
         self.publisher = Publisher(bot, self)
@@ -202,7 +199,6 @@ class TableService:
         self.live[row.id] = table
         return table
 
-<<<<<<< HEAD
     def _check_lobby_cap(self, guild_id: int | None, host_id: int, cap: int) -> None:
         """One member may host at most `cap` open lobbies on a server (the server setting
         `lobbies_per_member`), so nobody can hold lobbies in every channel; the refusal says
@@ -217,7 +213,7 @@ class TableService:
         raise TableError(f"You already host {plural(max(len(mine), 1), 'open lobby', 'open lobbies')} "
                          f"on this server (at most {cap}): {where}. Start or cancel "
                          f"{'it' if len(mine) <= 1 else 'one'} first.")
-=======
+
     async def notify_modes(self, user_ids: list[int]) -> dict[int, str]:
         """Each user's `/notify` choice (`channel` unless they chose otherwise); read from
         storage once per user and kept."""
@@ -231,7 +227,6 @@ class TableService:
         stored = await self.storage.get_user_settings(user_id)
         await self.storage.set_user_settings(user_id, {**stored, "notify": mode})
         self._notify[user_id] = mode
->>>>>>> main
 
     async def server_settings(self, guild_id: int | None) -> ServerSettings:
         stored = await self.storage.get_game_settings(guild_id, SERVER_KEY) if guild_id else {}
