@@ -143,7 +143,9 @@ class CardTableBot(commands.Bot):
         elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
             text = "You don't have permission to use that command here."
         elif isinstance(error, app_commands.TransformerError):
-            text = f"I couldn't understand `{error.value}`. Please pick from the suggestions."
+            from bot.ui.names import echo
+
+            text = f"I couldn't understand {echo(error.value)}. Please pick from the suggestions."
         else:
             log.exception("command failed", exc_info=original)
             text = SOMETHING_WENT_WRONG

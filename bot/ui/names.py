@@ -20,6 +20,7 @@ name that slipped through could not notify anyone.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -51,6 +52,7 @@ def _visible(char: str) -> str:
     return char
 
 
+@functools.lru_cache(maxsize=4096)
 def clean_name(raw: object, limit: int = NAME_LIMIT) -> str:
     """A name on one line, without invisible characters, at most `limit` characters (cut
     with an ellipsis); `FALLBACK_NAME` when nothing visible is left."""
@@ -73,8 +75,10 @@ def escape_markdown(text: str) -> str:
     return _ESCAPE.sub(lambda m: "\\" + m.group(0), text)
 
 
+@functools.lru_cache(maxsize=4096)
 def safe_name(raw: object, limit: int = NAME_LIMIT) -> str:
-    """A name for any place Discord renders markdown (content, embed text)."""
+    """A name for any place Discord renders markdown (content, embed text). Cached: every
+    board and view asks for every seat's name."""
     return escape_markdown(clean_name(raw, limit))
 
 
