@@ -96,7 +96,10 @@ class TableDriver:
         return next((u for u in self.players if u.id == uid), None)
 
     # ------------------------------------------------------------------ lobby
-    async def open(self, host: User, others: list[User], ai: int = 0, options: str | None = None):
+    async def open(self, host: User, others: list[User], ai: int = 0, options: str | None = None,
+                   before_start=None):
+        """`/<game> new`, everyone joins, AI seats added, Start. `before_start(lobby)`, if
+        given, is awaited just before Start (e.g. to choose teams)."""
         # texts from earlier games in this channel may name the same cards legitimately
         for user in [host, *others, self.world.outsider]:
             self.earlier[user.id] = set(self.fake.visible_texts(user))
@@ -112,6 +115,8 @@ class TableDriver:
             assert not answer.ephemeral, answer.text
         for _ in range(ai):
             await self.click(host, lobby, "Add AI")
+        if before_start is not None:
+            await before_start(lobby)
         await self.click(host, lobby, "Start")
         await self.synced()
         return lobby
@@ -203,8 +208,9 @@ class TableDriver:
         return "…" if required else ""
 
     async def play_to_end(self, *, max_moves: int = 2000, check_leaks_every: int = 1,
-                          choose=None) -> int:
-        """Every waiting human moves through the panel until the game is over."""
+                          choose=None, pause_after: int | None = None) -> int:
+        """Every waiting human moves through the panel until the game is over (or, with
+        `pause_after`, until they made that many moves: the game may go on)."""
         moves = stale = 0
         while self.table is not None and moves < max_moves:
             table = self.table
@@ -230,6 +236,8 @@ class TableDriver:
             await self.synced()
             if moves % check_leaks_every == 0:
                 self.assert_no_leaks()
+            if moves == pause_after:
+                return moves
         assert self.table is None, "game did not finish"
         return moves
 
