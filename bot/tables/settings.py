@@ -37,7 +37,7 @@ class ServerSettings(GameOptions):
 
     lobby_idle_minutes: int = Field(30, ge=1, le=10_080, description="A lobby closes after "
                                     "this many minutes without a join, leave or change.")
-    lobbies_per_member: int = Field(2, ge=1, le=50, description="Open lobbies one member "
+    lobbies_per_member: int = Field(3, ge=1, le=50, description="Open lobbies one member "
                                     "may host at a time on this server.")
     leaderboard_min_games: int = Field(3, ge=1, le=1000, description="Finished games a "
                                        "player needs to appear on /leaderboard.")

@@ -200,13 +200,13 @@ async def test_board_spam_by_a_non_player_costs_one_repost(fake, world, bots):
 
 
 async def test_one_member_can_hold_only_a_few_lobbies(fake, world, bots):
-    """Lobbies per member are capped (server setting lobbies_per_member, default 2); the
+    """Lobbies per member are capped (server setting lobbies_per_member, default 3); the
     refusal says where the member's lobbies are; /new has a per-member cooldown."""
     bot = await bots.start(command_cooldown=10)
     clock = [0.0]
     bot.cooldowns = Cooldowns(10, clock=lambda: clock[0])
     channels = [world.channel, world.other_channel,
-                *(fake.add_channel(world.guild, f"extra-{i}") for i in range(3))]
+                *(fake.add_channel(world.guild, f"extra-{i}") for i in range(4))]
     await fake.settle()
     first = await fake.slash(world.dave, "suspense new", channel=channels[0])
     assert not first.ephemeral
@@ -215,19 +215,21 @@ async def test_one_member_can_hold_only_a_few_lobbies(fake, world, bots):
     clock[0] += 10
     assert not (await fake.slash(world.dave, "taboo new", channel=channels[1])).ephemeral
     clock[0] += 10
-    third = await fake.slash(world.dave, "sixsuit new", channel=channels[2])
-    assert third.ephemeral and "at most 2" in third.text
-    assert f"<#{channels[0].id}>" in third.text and f"<#{channels[1].id}>" in third.text
-    assert bot.tables.in_channel(channels[2].id) is None
-    # another member is not affected; a moderator raises the cap
-    assert not (await fake.slash(world.carol, "sixsuit new", channel=channels[2])).ephemeral
-    await fake.slash(world.mod, "config server", {"setting": "lobbies_per_member",
-                                                  "value": "3"}, channel=channels[0])
+    assert not (await fake.slash(world.dave, "sixsuit new", channel=channels[2])).ephemeral
     clock[0] += 10
-    assert not (await fake.slash(world.dave, "taboo new", channel=channels[3])).ephemeral
-    clock[0] += 10
-    fourth = await fake.slash(world.dave, "taboo new", channel=channels[4])
+    fourth = await fake.slash(world.dave, "hiddenrules new", channel=channels[3])
     assert fourth.ephemeral and "at most 3" in fourth.text
+    assert all(f"<#{c.id}>" in fourth.text for c in channels[:3])
+    assert bot.tables.in_channel(channels[3].id) is None
+    # another member is not affected; a moderator raises the cap
+    assert not (await fake.slash(world.carol, "hiddenrules new", channel=channels[3])).ephemeral
+    await fake.slash(world.mod, "config server", {"setting": "lobbies_per_member",
+                                                  "value": "4"}, channel=channels[0])
+    clock[0] += 10
+    assert not (await fake.slash(world.dave, "taboo new", channel=channels[4])).ephemeral
+    clock[0] += 10
+    fifth = await fake.slash(world.dave, "taboo new", channel=channels[5])
+    assert fifth.ephemeral and "at most 4" in fifth.text
 
 
 async def test_a_human_the_ai_replaced_gets_the_result(fake, world, bots):
