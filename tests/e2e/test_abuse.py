@@ -296,3 +296,27 @@ async def test_crafted_inputs_get_one_friendly_error(fake, world, bots, caplog):
         assert d.table.version == version
     failures = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not failures, [r.getMessage() for r in failures]
+
+
+async def test_what_a_player_says_is_shown_as_typed(fake, world, bots):
+    """Hidden Rules: what a player says with a card is free text the whole table reads; a
+    link, emphasis or mention in it is shown literally and pings nobody."""
+    await bots.start()
+    d = TableDriver(fake, world, bots, "hiddenrules")
+    d.modal_text = lambda modal: "[free](https://e.com) **b** @everyone <@1>"
+    await d.open(world.alice, [world.bob])
+    for _ in range(10):
+        seat = await d.next_human()
+        if seat is None:
+            break
+        await d.take_turn(d.seat_user(seat))
+        await d.synced()
+    ids = {world.alice.id, world.bob.id}
+    everything = []
+    for version in shown_versions(fake, world, [world.alice, world.bob]):
+        for text in markdown_parts(version.content, version.embeds):
+            assert_nothing_active(text, ids)
+            assert "**b**" not in text, text
+            everything.append(text)
+    assert any("\\[free\\]\\(https\\://e.com\\)" in t for t in everything)
+    assert assert_allowed_mentions(fake, ids) > 5
