@@ -50,6 +50,7 @@ class WorldMixin:
     _shown_modals: list[ShownModal]
     _shown_choices: dict[int, list[list[JSON]]]
     _bg_tasks: set[asyncio.Task[Any]]
+    custom_emoji: dict[str, str]
 
     # -- building the world -------------------------------------------------------------
     def add_user(self, name: str, *, bot: bool = False, dm_open: bool = True) -> User:
@@ -57,6 +58,12 @@ class WorldMixin:
         user = User(next_snowflake(), name, bot=bot, dm_open=dm_open)
         self.users[user.id] = user
         return user
+
+    def add_custom_emoji(self, name: str) -> str:
+        """Create an application emoji; buttons and options may then use ``{"id": <it>}``."""
+        emoji_id = str(next_snowflake())
+        self.custom_emoji[emoji_id] = name
+        return emoji_id
 
     def add_guild(self, name: str, *, bot_permissions: int = DEFAULT_BOT_PERMISSIONS) -> Guild:
         """Create a guild the bot is in (with @everyone and the bot's managed role)."""

@@ -12,7 +12,15 @@ import discord
 from bot.pictures import Picture, render_off_loop
 from bot.tables.settings import TableSettings, describe_options
 from bot.ui.components import RemoveSelect, RoutedView, TableButton, TeamSelect
-from bot.ui.text import FIELD_LIMIT, chunks, clip
+from bot.ui.text import (
+    DESCRIPTION_LIMIT,
+    FIELD_LIMIT,
+    FIELD_NAME_LIMIT,
+    FOOTER_LIMIT,
+    TITLE_LIMIT,
+    chunks,
+    clip,
+)
 from engines.core import Event, render_seats
 
 if TYPE_CHECKING:
@@ -53,7 +61,7 @@ def lobby_embed(table: LiveTable) -> discord.Embed:
         embed.add_field(name="Options" if i == 0 else "More options", value=part, inline=False)
     embed.set_footer(text=f"Table #{table.id} · Join, then the host presses Start · "
                      f"/{ui.command} rules")
-    return embed
+    return clip_embed(embed)
 
 
 def lobby_view(table: LiveTable) -> discord.ui.View:
@@ -78,10 +86,30 @@ def lobby_view(table: LiveTable) -> discord.ui.View:
     return view
 
 
+def clip_embed(embed: discord.Embed) -> discord.Embed:
+    """Every text of the embed within Discord's limit for it, cut by `clip` (a game's
+    renderer cuts where it knows better; this is the net under all of them)."""
+    if embed.title:
+        embed.title = clip(embed.title, TITLE_LIMIT)
+    if embed.description:
+        embed.description = clip(embed.description, DESCRIPTION_LIMIT)
+    for index, field in enumerate(embed.fields):
+        name, value = clip(field.name or "", FIELD_NAME_LIMIT), clip(field.value or "")
+        if (name, value) != (field.name, field.value):
+            embed.set_field_at(index, name=name, value=value, inline=field.inline)
+    if embed.footer.text:
+        embed.set_footer(text=clip(embed.footer.text, FOOTER_LIMIT),
+                         icon_url=embed.footer.icon_url)
+    if embed.author.name:
+        embed.set_author(name=clip(embed.author.name, TITLE_LIMIT), url=embed.author.url,
+                         icon_url=embed.author.icon_url)
+    return embed
+
+
 def _fit(embeds: list[discord.Embed]) -> list[discord.Embed]:
-    """Keep within Discord's 10 embeds / 6000 characters per message."""
+    """Keep within Discord's limits: each text, 10 embeds and 6000 characters a message."""
     kept, total = [], 0
-    for embed in embeds[:10]:
+    for embed in map(clip_embed, embeds[:10]):
         size = len(embed)
         if total + size > EMBED_TEXT_LIMIT:
             break
@@ -126,7 +154,7 @@ def board_view(table: LiveTable) -> discord.ui.View | None:
     if table.engine.outcome(table.state) is not None:
         return None
     view = RoutedView()
-    view.add_item(TableButton(table.id, "hand", label="My hand", emoji="🂠",
+    view.add_item(TableButton(table.id, "hand", label="My hand", emoji="🃏",
                               style=discord.ButtonStyle.secondary))
     view.add_item(TableButton(table.id, "turn", str(table.version), label="Take my turn",
                               emoji="▶️", style=discord.ButtonStyle.primary))
@@ -145,7 +173,7 @@ def private_embed(table: LiveTable, seat: int, events: list[Event] | None = None
         embed.add_field(name="Just now (only you see this)", value=clip(text, keep="end"),
                         inline=False)
     embed.set_footer(text="Secret: only you can see this.")
-    return embed
+    return clip_embed(embed)
 
 
 # ---------------------------------------------------------------------- pictures
