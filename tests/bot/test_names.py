@@ -66,3 +66,16 @@ def test_pings_name_exactly_the_users_given():
     mentions = pings(5, 7).to_dict()
     assert mentions["parse"] == [] and mentions["users"] == [5, 7]
     assert not mentions.get("replied_user")
+
+
+def test_escaped_names_count_as_plain_text_when_text_is_cut():
+    """bot.ui.text.clip treats a backslash escape as one unit: an escaped `*` is no
+    emphasis marker, so text with escaped names is balanced and never cut between the
+    backslash and its character."""
+    from bot.ui.text import balanced, clip
+
+    for name in ("**x**", "a_b*", "`tick", "||s"):
+        assert balanced(f"**{safe_name(name)}** wins")
+    text = " ".join([safe_name("**x** [a](b)")] * 40)
+    cut = clip(text, 100)
+    assert len(cut) <= 100 and not cut.rstrip("…").rstrip().endswith("\\")
