@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
 
-from bot.pictures import Picture, render_off_loop
+from bot.pictures import Picture, PictureJob, render_off_loop
 from bot.tables.settings import TableSettings, describe_options
 from bot.ui.components import RemoveSelect, RoutedView, TableButton, TeamSelect
 from bot.ui.text import (
@@ -35,7 +34,8 @@ def _seat_line(table: LiveTable, seat: int) -> str:
     host = " 👑" if info.get("user_id") == table.row.host_id else ""
     if table.team_count and isinstance(info.get("team"), int):
         host += f" · Team {info['team'] + 1}"
-    who = f"<@{info['user_id']}>" if info.get("user_id") and not info.get("ai") else info["name"]
+    who = (f"<@{info['user_id']}>" if info.get("user_id") and not info.get("ai")
+           else table.names[seat])
     return f"`{seat + 1}.` {who}{host}"
 
 
@@ -77,7 +77,8 @@ def lobby_view(table: LiveTable) -> discord.ui.View:
     view.add_item(TableButton(tid, "cancel", label="Cancel", style=discord.ButtonStyle.danger))
     if table.team_count:
         view.add_item(TeamSelect(tid, table.team_count))
-    removable = [(i, s["name"]) for i, s in enumerate(table.seats)
+    removable = [(i, name) for i, (s, name) in enumerate(zip(table.seats, table.plain_names,
+                                                              strict=True))
                  if s.get("user_id") != table.row.host_id]
     if removable:
         view.add_item(RemoveSelect(tid, removable))
@@ -145,7 +146,7 @@ def _mention(table: LiveTable, seat: int) -> str:
     info = table.seats[seat]
     if info.get("user_id") and not info.get("ai"):
         return f"<@{info['user_id']}>"
-    return info["name"]
+    return table.names[seat]
 
 
 def board_view(table: LiveTable) -> discord.ui.View | None:
@@ -175,21 +176,21 @@ def private_embed(table: LiveTable, seat: int, events: list[Event] | None = None
 
 
 # ---------------------------------------------------------------------- pictures
-def board_picture_job(table: LiveTable) -> Callable[[], Picture | None]:
-    """The board's picture as a job for a worker thread, bound to the public view *now*."""
-    view, names, ui = table.engine.view(table.state, None), list(table.names), table.ui
-    return lambda: ui.board_picture(view, names)
+def board_picture_job(table: LiveTable) -> PictureJob:
+    """The board's picture to draw, bound to the public view *now*."""
+    return PictureJob(table.engine.name, table.engine.view(table.state, None),
+                      list(table.names))
 
 
-def hand_picture_job(table: LiveTable, seat: int) -> Callable[[], Picture | None]:
-    """A seat's private picture as a job, bound to that seat's own view *now*."""
-    view, names, ui = table.engine.view(table.state, seat), list(table.names), table.ui
-    return lambda: ui.hand_picture(view, names, seat)
+def hand_picture_job(table: LiveTable, seat: int) -> PictureJob:
+    """A seat's private picture to draw, bound to that seat's own view *now*."""
+    return PictureJob(table.engine.name, table.engine.view(table.state, seat),
+                      list(table.names), seat)
 
 
-async def draw(job: Callable[[], Picture | None]) -> Picture | None:
-    """Run a picture job off the event loop. A picture that fails is logged and left out:
-    the text it goes with is complete, and the game must not stop over a drawing."""
+async def draw(job: PictureJob) -> Picture | None:
+    """Draw a picture off the event loop. A picture that fails is logged and left out: the
+    text it goes with is complete, and the game must not stop over a drawing."""
     try:
         return await render_off_loop(job)
     except Exception:
