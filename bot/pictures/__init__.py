@@ -94,6 +94,21 @@ def _lower_priority() -> None:
         os.nice(10)
 
 
+def _warm() -> None:
+    """In the worker: import every game's picture code and draw the card backs."""
+    from bot.game_ui import registered_uis
+    from bot.pictures import cards
+
+    _uis(registered_uis)
+    cards.back(72, 100)
+
+
+def warm_up() -> None:
+    """Start the worker process now (its imports take about a second) rather than on the
+    first picture, which a player pressing My hand right after a restart would wait for."""
+    _pool().submit(_warm)
+
+
 async def render_off_loop(job: PictureJob) -> Picture | None:
     """Draw and encode a picture in the worker process; the event loop only waits."""
     global _POOL
