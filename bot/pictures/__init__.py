@@ -11,6 +11,8 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -85,13 +87,27 @@ def _pool() -> ProcessPoolExecutor:
     if _POOL is None:
         _POOL = ProcessPoolExecutor(max_workers=1,
                                     mp_context=multiprocessing.get_context("spawn"),
-                                    initializer=_lower_priority)
+                                    initializer=_worker_setup)
     return _POOL
 
 
-def _lower_priority() -> None:
+def _worker_setup() -> None:
+    """In the worker: a lower CPU priority, and an end when the bot's process ends.
+
+    A bot killed outright (kill -9, a crash) cannot stop its worker, which would wait for
+    jobs for ever, orphaned, still holding the bot's stderr (so whatever supervises the bot
+    would not see its output close). The worker checks once a second that its parent is
+    still the process that started it."""
     if hasattr(os, "nice"):
         os.nice(10)
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _warm() -> None:
