@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from bot.storage import StaleVersionError
 from bot.tables.live import LiveTable
 from bot.tables.settings import SERVER_KEY, ServerSettings, resolve_options, resolve_server
-from bot.ui.text import plural
+from bot.ui.text import plural, shown
 from engines.core import (
     Event,
     GameError,
@@ -25,7 +25,6 @@ from engines.core import (
     IllegalActionError,
     NotYourTurnError,
     public,
-    render_seats,
 )
 
 if TYPE_CHECKING:
@@ -81,6 +80,7 @@ class TableService:
         self._flush_task: asyncio.Task | None = None
         self._meta_dirty: dict[int, LiveTable] = {}
         self._notify: dict[int, str] = {}  # user id -> /notify choice
+        self._history: list[tuple[int, int, str]] = []  # lines waiting for the next batch
         from bot.delivery import Publisher
 
         self.publisher = Publisher(bot, self)
@@ -318,7 +318,7 @@ class TableService:
                           "game was cancelled."
         self._schedule_ai(table)
         self.schedule_delivery(table)
-        return table, render_seats(note, table.names)
+        return table, shown(note, table.names)
 
     async def add_ai(self, table_id: int, user_id: int) -> LiveTable:
         table = self.get(table_id)
@@ -410,11 +410,11 @@ class TableService:
                 table.seats[seat]["ai"] = False
                 table.seats[seat].pop("replaced", None)
                 table.add_log([public("back", f"{{P{seat}}} is back and plays again.")])
-            text = render_seats(table.engine.describe(table.state, action), table.names)
+            text = shown(table.engine.describe(table.state, action), table.names)
             events = await self._commit(table, seat, action)
             table.meta.setdefault("expiries", {}).pop(str(seat), None)
             table.meta.setdefault("expired_turns", {}).pop(str(seat), None)
-        secrets = [render_seats(e.text, table.names) for e in events
+        secrets = [shown(e.text, table.names) for e in events
                    if e.visible_to is not None and seat in e.visible_to]
         return table, text, secrets
 
@@ -455,6 +455,7 @@ class TableService:
                     table.pending_private[who].append(event)
         self._reset_deadline(table, actor=seat)
         await self.storage.save_table(table.row, expected_version=previous_version)
+        self._queue_history(table)
         if engine.outcome(table.state) is not None:
             await self._finish(table)
         else:
@@ -468,7 +469,7 @@ class TableService:
         self.live.pop(table.id, None)
         table.meta["match_id"] = await self.storage.finish_table(
             table.row, scores=result.scores, winners=result.winners,
-            reason=render_seats(result.reason, table.names), finished_at=time.time())
+            reason=shown(result.reason, table.names), finished_at=time.time())
         self.schedule_delivery(table)
 
     # ------------------------------------------------------------------ AI seats
@@ -625,7 +626,7 @@ class TableService:
                 table.add_log(note)
                 await self._commit(table, seat, action)
                 if count >= limit:
-                    replaced.append(render_seats(note[-1].text, table.names))
+                    replaced.append(shown(note[-1].text, table.names))
         for text in replaced:  # no Discord call while the table lock is held
             await self.publisher.announce(table, text)
 
@@ -668,11 +669,27 @@ class TableService:
         await asyncio.sleep(META_FLUSH_SECONDS)
         await self.flush_meta()
 
+    def _queue_history(self, table: LiveTable) -> None:
+        """A saved change's public lines go to the history table with the next meta batch
+        (History button); a crash may lose the last half second of them, never a move."""
+        if table.history_pending:
+            self._history.extend(table.history_pending)
+            table.history_pending.clear()
+            self.meta_changed(table)
+
     async def flush_meta(self) -> None:
         batch = [t.row for t in self._meta_dirty.values()]
         self._meta_dirty.clear()
+        lines, self._history = self._history, []
         if batch:
             await self.storage.save_metas(batch)
+        if lines:
+            await self.storage.append_history(lines)
+
+    async def history(self, table_id: int) -> list[str]:
+        """Every public line of a table so far (finished tables included)."""
+        await self.flush_meta()
+        return await self.storage.history(table_id)
 
     # ------------------------------------------------------------------ helpers
     def _need_lobby(self, table: LiveTable) -> None:
@@ -689,6 +706,7 @@ class TableService:
         except StaleVersionError:
             table.row.version = previous
             raise TableError("The table changed meanwhile; please try again.") from None
+        self._queue_history(table)
 
     async def _drop(self, table: LiveTable) -> None:
         table.finished = table.dropped = True
