@@ -86,6 +86,8 @@ class Publisher:
             if not table.is_ai(s)]
         modes = await self.service.notify_modes(waiting)
         await self._board(table, modes)
+        while table.notices:
+            await self.announce(table, table.notices.pop(0))
         await self._private_views(table, {uid for uid in waiting if uid not in before}, modes)
         if table.finished:
             await self._final(table)
@@ -121,7 +123,7 @@ class Publisher:
         if picture is not None:
             render.show_picture(embeds[-1], picture)
         fresh = set(pinged) - set(table.meta.get("turn_for") or [])
-        if key and (fresh or table.meta.get("turn_refresh")):
+        if table.meta.get("turn_refresh") or (key and fresh):
             await self._repost(table, picture, **content)
         else:
             await self._edit_or_post(table, picture, **content)
@@ -213,6 +215,9 @@ class Publisher:
             outgoing.append((seat, user_id, digest, looks, events, (embed, job), new))
         for index, (seat, user_id, digest, looks, _events, (embed, job), new) in enumerate(
                 outgoing):
+            if user_id in self._closed_users():  # paused after a 403: no picture drawn
+                sent[str(seat)], shown[str(seat)] = digest, looks
+                continue
             picture = None
             if await self.pictures.for_user(user_id, table.row.guild_id):
                 picture = await render.draw(job)
@@ -333,10 +338,26 @@ class Publisher:
 
     # ------------------------------------------------------------------ one-offs
     async def announce(self, table: LiveTable, text: str) -> None:
+        """Post a note in the table's channel. A passing failure is logged; a channel that
+        is gone or unwritable raises, so the delivery task pauses the table."""
+        from bot.tables.service import channel_unusable
+
         try:
             await self.channel(table).send(clip(text, CONTENT_LIMIT), allowed_mentions=MENTIONS)
-        except discord.HTTPException:
+        except discord.HTTPException as exc:
+            if channel_unusable(exc):
+                raise
             log.warning("table %s: could not post to channel", table.id, exc_info=True)
+
+    async def post_when_ready(self, channel_id: int, text: str) -> None:
+        """A note for a channel with no live table (e.g. one that could not be restored),
+        once the bot is connected."""
+        await self.bot.wait_until_ready()
+        try:
+            await self.bot.get_partial_messageable(channel_id).send(
+                clip(text, CONTENT_LIMIT), allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.warning("could not post to channel %s", channel_id, exc_info=True)
 
     async def close_lobby(self, table: LiveTable, text: str) -> None:
         """Turn a closed lobby's message into a note (its buttons go)."""
@@ -354,8 +375,9 @@ class Publisher:
 
     async def show_closed(self, table: LiveTable, why: str) -> None:
         if table.row.board_message_id:
+            what = "table" if table.playing else "lobby"
             with contextlib.suppress(discord.HTTPException):
                 await self.channel(table).get_partial_message(table.row.board_message_id).edit(
-                    content=f"❌ This {table.engine.title} table was {why}.", embeds=[],
+                    content=f"❌ This {table.engine.title} {what} was {why}.", embeds=[],
                     view=None)
         await self._drop_legacy_notice(table)

@@ -18,11 +18,22 @@ JSON = dict[str, Any]
 class ApiError(Exception):
     """Raised by a handler to answer with Discord's error JSON (``{"code", "message"}``)."""
 
-    def __init__(self, status: int, code: int, message: str) -> None:
-        super().__init__(f"{status} {code}: {message}")
+    def __init__(
+        self, status: int, code: int, message: str, errors: JSON | None = None
+    ) -> None:
+        super().__init__(f"{status} {code}: {message}" + (f" {errors}" if errors else ""))
         self.status = status
         self.code = code
         self.message = message
+        #: Discord's nested ``errors`` object of an Invalid Form Body answer (50035).
+        self.errors = errors
+
+    def payload(self) -> JSON:
+        """Discord's error body; ``Invalid Form Body`` answers add their ``errors`` object."""
+        data: JSON = {"code": self.code, "message": self.message}
+        if self.errors:
+            data["errors"] = self.errors
+        return data
 
 
 def json_response(

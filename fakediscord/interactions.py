@@ -19,6 +19,7 @@ from typing import Any
 
 from aiohttp import web
 
+from .formerrors import FormErrors
 from .httputil import ApiError, json_response, no_content
 from .models import EPHEMERAL, LOADING, Channel, Guild, Message, ShownModal, User
 from .rest import RestMixin
@@ -38,6 +39,25 @@ RESPONSE_DEFERRED_UPDATE = 6
 RESPONSE_UPDATE = 7
 RESPONSE_AUTOCOMPLETE = 8
 RESPONSE_MODAL = 9
+
+
+#: Callback types each interaction type accepts (receiving-and-responding.mdx, callback types).
+_CALLBACKS_FOR: dict[int, set[int]] = {
+    INTERACTION_PING: {RESPONSE_PONG},
+    INTERACTION_COMMAND: {RESPONSE_MESSAGE, RESPONSE_DEFERRED_MESSAGE, RESPONSE_MODAL},
+    INTERACTION_COMPONENT: {
+        RESPONSE_MESSAGE,
+        RESPONSE_DEFERRED_MESSAGE,
+        RESPONSE_DEFERRED_UPDATE,
+        RESPONSE_UPDATE,
+        RESPONSE_MODAL,
+    },
+    INTERACTION_AUTOCOMPLETE: {RESPONSE_AUTOCOMPLETE},
+    INTERACTION_MODAL_SUBMIT: {RESPONSE_MESSAGE, RESPONSE_DEFERRED_MESSAGE},
+}
+
+#: How long an interaction token works for followups and edits (Discord: 15 minutes).
+TOKEN_LIFETIME = 15 * 60.0
 
 
 @dataclass(eq=False)
@@ -71,6 +91,7 @@ class InteractionsMixin(RestMixin):
     ack_latencies: list[float]
     late_acks: list[PendingInteraction]
     ack_deadline: float | None
+    token_lifetime: float
 
     def _interaction_routes(self) -> list[tuple[str, str, Any]]:
         hook = r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)"
@@ -104,33 +125,25 @@ class InteractionsMixin(RestMixin):
         rtype = int(body.get("type", 0))
         data: JSON = body.get("data") or {}
         resource: JSON | None = None
+        self._check_callback_fits(pending, rtype)
 
-        if rtype == RESPONSE_PONG:
-            pass
-        elif rtype in (RESPONSE_MESSAGE, RESPONSE_DEFERRED_MESSAGE):
-            if pending.type == INTERACTION_AUTOCOMPLETE:
-                raise ApiError(400, 50035, "Invalid interaction response type for autocomplete")
+        if rtype in (RESPONSE_MESSAGE, RESPONSE_DEFERRED_MESSAGE):
             message = self._interaction_message(
                 pending, data, files, deferred=rtype == RESPONSE_DEFERRED_MESSAGE
             )
             pending.original = message
             resource = {"type": rtype, "message": message.payload()}
         elif rtype in (RESPONSE_DEFERRED_UPDATE, RESPONSE_UPDATE):
-            if pending.message is None:
-                raise ApiError(400, 40004, "Interaction has no message to update")
+            assert pending.message is not None
             pending.original = pending.message
             if rtype == RESPONSE_UPDATE:
                 pending.message.apply_edit(data, self.new_attachments(data, files, created=False))
                 self._broadcast_message("MESSAGE_UPDATE", pending.message)
                 resource = {"type": rtype, "message": pending.message.payload()}
         elif rtype == RESPONSE_AUTOCOMPLETE:
-            if pending.type != INTERACTION_AUTOCOMPLETE:
-                raise ApiError(400, 50035, "Autocomplete result for a non-autocomplete interaction")
             pending.choices = list(data.get("choices") or [])
             self._shown_choices.setdefault(pending.user.id, []).append(pending.choices)
         elif rtype == RESPONSE_MODAL:
-            if pending.type in (INTERACTION_AUTOCOMPLETE, INTERACTION_MODAL_SUBMIT):
-                raise ApiError(400, 50035, "A modal cannot answer this interaction type")
             pending.modal = ShownModal(
                 user=pending.user,
                 custom_id=str(data.get("custom_id")),
@@ -140,8 +153,6 @@ class InteractionsMixin(RestMixin):
                 source_message=pending.message,
             )
             self._shown_modals.append(pending.modal)
-        else:
-            raise ApiError(400, 50035, f"Invalid Form Body: unsupported callback type {rtype}")
 
         pending.response_type = rtype
         pending.acked_at = now
@@ -160,6 +171,24 @@ class InteractionsMixin(RestMixin):
         if resource is not None:
             reply["resource"] = resource
         return json_response(reply)
+
+    @staticmethod
+    def _check_callback_fits(pending: PendingInteraction, rtype: int) -> None:
+        """Refuse a callback type the interaction's type does not allow (the docs' table of
+        callback types: 6 and 7 only for component-based interactions, i.e. a click or a
+        form opened from a message; 8 only for autocomplete; 9 not for a form's submit; an
+        autocomplete interaction takes nothing but 8; PONG only for a PING)."""
+        allowed = _CALLBACKS_FOR.get(pending.type, set())
+        if pending.type == INTERACTION_MODAL_SUBMIT and pending.message is not None:
+            allowed = allowed | {RESPONSE_DEFERRED_UPDATE, RESPONSE_UPDATE}
+        if rtype not in allowed:
+            errors = FormErrors()
+            errors.add(
+                ["type"],
+                "INTERACTION_CALLBACK_TYPE_INVALID",
+                f"Callback type {rtype} is not valid for interaction type {pending.type}",
+            )
+            errors.raise_if_any()
 
     def _interaction_message(
         self, pending: PendingInteraction, data: JSON, files: list[JSON], *, deferred: bool
@@ -200,6 +229,10 @@ class InteractionsMixin(RestMixin):
         pending = self._by_token.get(m["token"])
         if pending is None or int(m["app"]) != self.application_id or pending.response_type is None:
             raise ApiError(404, 10015, "Unknown Webhook")
+        if time.monotonic() - pending.dispatched_at > self.token_lifetime:
+            # receiving-and-responding.mdx: tokens are valid for 15 minutes; Discord then
+            # answers 401 / 50027 "Invalid Webhook Token".
+            raise ApiError(401, 50027, "Invalid Webhook Token")
         return pending
 
     def _hook_message(self, pending: PendingInteraction, mid: str) -> Message:

@@ -10,6 +10,7 @@ emulation fails loudly instead of silently.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -17,10 +18,14 @@ from typing import Any
 
 from aiohttp import web
 
+from .formerrors import FormErrors
 from .httputil import ApiError, json_response, no_content, read_body
+from .limits import check_body
 from .models import (
     CHANNEL_DM,
     EPHEMERAL,
+    SEND_MESSAGES,
+    VIEW_CHANNEL,
     Call,
     Channel,
     Message,
@@ -28,6 +33,7 @@ from .models import (
 )
 from .ratelimit import Injection, RateLimiter, route_template
 from .snowflake import next_snowflake
+from .validation import check_request, spec_route
 from .world import WorldMixin
 
 JSON = dict[str, Any]
@@ -43,6 +49,8 @@ class RestMixin(WorldMixin):
     unknown_calls: list[Call]
     limiter: RateLimiter
     _injections: list[Injection]
+    _stalls: list[list[Any]]
+    _stopping: asyncio.Event
     _inflight: int
     _last_activity: float
     # (predicate, future) pairs of the driver's waits, checked after every REST call
@@ -145,6 +153,12 @@ class RestMixin(WorldMixin):
         self._injections.append(inj)
         return inj
 
+    def stall_next(self, method: str, path_regex: str, seconds: float, *, times: int = 1
+                   ) -> None:
+        """Answer the next ``times`` matching requests only after ``seconds`` (a slow
+        endpoint; a large value is a hung one). Stalls end early when the fake stops."""
+        self._stalls.append([method.upper(), re.compile(path_regex), seconds, times])
+
     def enforce_rate_limits(
         self, per_route: int = 5, per_seconds: float = 5.0, global_per_second: int = 50
     ) -> None:
@@ -228,6 +242,13 @@ class RestMixin(WorldMixin):
         return response
 
     async def _answer(self, request: web.Request, call: Call) -> web.StreamResponse:
+        for stall in self._stalls:
+            method, rx, seconds, times = stall
+            if times > 0 and method in ("*", call.method) and rx.search(call.path):
+                stall[3] -= 1
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._stopping.wait(), seconds)
+                break
         for inj in self._injections:
             if inj.times > 0 and inj.matches(call.method, call.path):
                 inj.times -= 1
@@ -250,11 +271,10 @@ class RestMixin(WorldMixin):
             if match is None:
                 continue
             try:
+                self._check_request(call)
                 response = await handler(request, match, call.json, call.files)
             except ApiError as err:
-                return json_response(
-                    {"code": err.code, "message": err.message}, err.status, headers
-                )
+                return json_response(err.payload(), err.status, headers)
             response.headers.update(headers)
             return response
 
@@ -264,11 +284,28 @@ class RestMixin(WorldMixin):
         )
         return json_response({"code": 0, "message": message}, 404, headers)
 
+    def _check_request(self, call: Call) -> None:
+        """Refuse a body Discord would refuse: its route's schema from Discord's OpenAPI
+        description, then the documented limits the schema does not encode (400 / 50035)."""
+        route = spec_route(call.method, route_template(call.path))
+        if route is None or call.json is None:
+            return
+        errors = FormErrors()
+        check_request(route, call.json, errors)
+        check_body(route, call.json, errors, self.knows_emoji)
+        errors.raise_if_any()
+
+    def knows_emoji(self, emoji_id: str) -> bool:
+        """True if a custom emoji with this id exists (the bot may use it on components)."""
+        return emoji_id in self.custom_emoji
+
     # -- lookups -----------------------------------------------------------------------
     def _channel_or_404(self, cid: str | int) -> Channel:
         channel = self.channels.get(int(cid))
         if channel is None:
             raise ApiError(404, 10003, "Unknown Channel")
+        if channel.bot_denied & VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
         return channel
 
     def _message_or_404(self, channel: Channel, mid: str | int) -> Message:
@@ -534,6 +571,8 @@ class RestMixin(WorldMixin):
         assert channel.guild is not None
         if self.bot_user.id not in channel.guild.members:
             raise ApiError(403, 50001, "Missing Access")
+        if channel.bot_denied & SEND_MESSAGES:
+            raise ApiError(403, 50013, "Missing Permissions")
 
     async def _post_message(
         self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]

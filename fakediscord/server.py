@@ -13,6 +13,7 @@ from aiohttp import web
 
 from .driver import DriverMixin
 from .gateway import Gateway
+from .interactions import TOKEN_LIFETIME
 from .models import User
 from .ratelimit import RateLimiter
 from .rest import PREFIX
@@ -35,6 +36,8 @@ class FakeDiscord(DriverMixin):
         self.app_owner = User(next_snowflake(), "app-owner")
         #: Seconds a bot has to acknowledge an interaction (Discord: 3); None disables.
         self.ack_deadline = ack_deadline
+        #: Seconds an interaction token works for followups and edits (Discord: 15 minutes).
+        self.token_lifetime = TOKEN_LIFETIME
         #: Default wait for the bot's answer in slash/click/... (seconds).
         self.default_timeout = timeout
         #: Refuse /commands the member could not see (default_member_permissions, DM
@@ -59,9 +62,12 @@ class FakeDiscord(DriverMixin):
         self.unknown_calls = []
         self.limiter = RateLimiter()
         self._injections = []
+        self._stalls = []
+        self._stopping = asyncio.Event()
         self._inflight = 0
         self._last_activity = time.monotonic()
         self._commands = {}
+        self.custom_emoji = {}
         self.command_syncs = []
         self.interactions = {}
         self._by_token = {}
@@ -96,6 +102,7 @@ class FakeDiscord(DriverMixin):
 
     async def stop(self) -> None:
         """Close bot websockets and the server. Close your bots first (they would reconnect)."""
+        self._stopping.set()  # stalled requests answer now
         await self._drain_broadcasts()
         await self.gateway.close_all()
         if self._runner is not None:

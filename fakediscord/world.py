@@ -50,6 +50,7 @@ class WorldMixin:
     _shown_modals: list[ShownModal]
     _shown_choices: dict[int, list[list[JSON]]]
     _bg_tasks: set[asyncio.Task[Any]]
+    custom_emoji: dict[str, str]
 
     # -- building the world -------------------------------------------------------------
     def add_user(self, name: str, *, bot: bool = False, dm_open: bool = True) -> User:
@@ -57,6 +58,12 @@ class WorldMixin:
         user = User(next_snowflake(), name, bot=bot, dm_open=dm_open)
         self.users[user.id] = user
         return user
+
+    def add_custom_emoji(self, name: str) -> str:
+        """Create an application emoji; buttons and options may then use ``{"id": <it>}``."""
+        emoji_id = str(next_snowflake())
+        self.custom_emoji[emoji_id] = name
+        return emoji_id
 
     def add_guild(self, name: str, *, bot_permissions: int = DEFAULT_BOT_PERMISSIONS) -> Guild:
         """Create a guild the bot is in (with @everyone and the bot's managed role)."""
@@ -108,6 +115,20 @@ class WorldMixin:
             intent=INTENT_GUILD_MEMBERS,
         )
         return member
+
+    def delete_channel(self, channel: Channel) -> None:
+        """Delete a guild channel: later requests to it get 404 Unknown Channel (10003)."""
+        assert channel.guild is not None
+        channel.guild.channels.remove(channel)
+        self.channels.pop(channel.id, None)
+        self._broadcast("CHANNEL_DELETE", channel.payload())
+
+    def deny_bot(self, channel: Channel, permissions: int) -> None:
+        """A channel overwrite denying the bot ``permissions`` (e.g. ``SEND_MESSAGES``):
+        posting then gets 403 Missing Permissions (50013), and without ``VIEW_CHANNEL``
+        every request to the channel gets 403 Missing Access (50001), as on Discord.
+        Interactions from the channel carry the reduced ``app_permissions``."""
+        channel.bot_denied |= permissions
 
     def dm_channel(self, user: User) -> Channel:
         """The (single) DM channel between the bot and ``user``, created on first use."""

@@ -96,7 +96,10 @@ class TableDriver:
         return next((u for u in self.players if u.id == uid), None)
 
     # ------------------------------------------------------------------ lobby
-    async def open(self, host: User, others: list[User], ai: int = 0, options: str | None = None):
+    async def open(self, host: User, others: list[User], ai: int = 0, options: str | None = None,
+                   before_start=None):
+        """`/<game> new`, everyone joins, AI seats added, Start. `before_start(lobby)`, if
+        given, is awaited just before Start (e.g. to choose teams)."""
         # texts from earlier games in this channel may name the same cards legitimately
         for user in [host, *others, self.world.outsider]:
             self.earlier[user.id] = set(self.fake.visible_texts(user))
@@ -112,6 +115,8 @@ class TableDriver:
             assert not answer.ephemeral, answer.text
         for _ in range(ai):
             await self.click(host, lobby, "Add AI")
+        if before_start is not None:
+            await before_start(lobby)
         await self.click(host, lobby, "Start")
         await self.synced()
         return lobby
@@ -219,11 +224,13 @@ class TableDriver:
             pages.append(result.message.text)
 
     async def play_to_end(self, *, max_moves: int = 2000, check_leaks_every: int = 1,
-                          choose=None) -> int:
-        """Every waiting human moves through the panel until the game is over."""
+                          choose=None, pause_after: int | None = None) -> int:
+        """Every waiting human moves through the panel until the game is over (or, with
+        `pause_after`, until they made that many moves: the game may go on)."""
         moves = stale = 0
+        live = self.table
         while self.table is not None and moves < max_moves:
-            table = self.table
+            table = live = self.table
             engine = table.engine
             humans = [s for s in sorted(engine.waiting_for(table.state)) if not table.is_ai(s)]
             if not humans:
@@ -246,8 +253,25 @@ class TableDriver:
             await self.synced()
             if moves % check_leaks_every == 0:
                 self.assert_no_leaks()
+            if moves == pause_after:
+                return moves
         assert self.table is None, "game did not finish"
+        await self.result_posted(live)
         return moves
+
+    async def result_posted(self, live, timeout: float = 20) -> None:
+        """Wait until a finished table's last delivery (its result message) is done: the
+        table leaves the bot's list of live tables before that."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while live is not None and loop.time() < end:
+            task = live.delivery_task
+            if live.meta.get("final_posted") and (task is None or task.done()):
+                break
+            await asyncio.sleep(0.01)
+        await self.fake.settle()
 
     async def synced(self, timeout: float = 20) -> None:
         """Wait until the bot has delivered the table's latest move (board, DMs, notice) and
