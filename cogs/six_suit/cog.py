@@ -183,8 +183,8 @@ class SixSuitUI(GameUI):
         if not chain:
             lines.append(f"▶️ Turn of {who}" + (f" — {step}" if step else "."))
         elif step:
-            lines.append(step[0].upper() + step[1:])
-        elif phase == "consent":
+            lines.append(step)
+        if phase == "consent":
             offer = view.get("offer") or {}
             owner = _name(names, offer.get("target"))
             lines.append(f"✋ **Consent or veto:** {who} offers {_card(offer.get('card', '?'))} "

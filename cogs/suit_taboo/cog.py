@@ -182,7 +182,8 @@ class SuitTabooUI(GameUI):
             # during the next round a line per player (the details are in 📜 History)
             text = " · ".join(
                 f"{'✅' if line.get('won') else '❌'} {_name(names, line['seat'])} was "
-                f"{line['role']}" for line in last.get("players", []))
+                f"{line['role']}" + (f" ({line['wire_role']})" if line.get("wire_role") else "")
+                for line in last.get("players", []))
             embed = discord.Embed(title=f"Round {last['round']} reveal",
                                   description=clip(text, 4096), colour=0x7F8C8D)
         else:
