@@ -44,7 +44,7 @@ TRIGGER_WORTH = {1: .08, 2: .23, 3: .07, 4: .25, 5: .38, 6: .25, 7: .25, 8: .25,
 ACTION_WORTH = {a: 1.0 for a in ACTION_IDS} | {SILENT_ACTION: 0.05, 9: 0.9, 10: 0.9}
 # Enforcing someone else's rule: +1 when right, -1 when challenged and wrong (the holder's point
 # too). Only worth it with hard evidence (see Beliefs.settled) and a near-certain break.
-ENFORCE_CONFIDENCE = 0.9
+ENFORCE_CONFIDENCE = 0.97
 # How often a rule's holder enforces a play that kept their rule (a slip): the AI never does,
 # a human sometimes misreads a play. Used as the likelihood of such an enforcement.
 HOLDER_MISTAKE = 0.03
