@@ -132,6 +132,9 @@ class CardTableBot(commands.Bot):
                     text = comp.get("value", "")
         await self.table_ui.on_text_submit(interaction, custom_id, text)
 
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.tables.channel_deleted(channel.id)
+
     async def close(self) -> None:
         try:
             await self.tables.stop()

@@ -873,6 +873,8 @@ class TableService:
     async def pause(self, table: LiveTable, why: str) -> None:
         """Stop a table whose channel is gone or unwritable (no AI moves, no timers, no
         deliveries) instead of playing it out unseen, and tell its host by DM once."""
+        if table.paused:
+            return  # told once
         log.warning("table %s: paused: %s", table.id, why)
         table.meta["paused"] = why
         table.meta["deadline"] = None
@@ -888,6 +890,20 @@ class TableService:
                    f"`/{command} cancel` to end it)."))
         with contextlib.suppress(Exception):  # (a closed DM's channel note fails too)
             await self.publisher.dm(table, table.row.host_id, content=text)
+
+    async def channel_deleted(self, channel_id: int) -> None:
+        """Discord says a channel is gone: its game pauses at once (not at its next failed
+        post), and a lobby there closes, since nobody can reach it any more."""
+        table = self.in_channel(channel_id)
+        if table is None or table.finished:
+            return
+        if table.playing:
+            await self.pause(table, "its channel was deleted")
+            return
+        async with table.lock:
+            if table.id in self.live and not table.playing:
+                with contextlib.suppress(SaveFailed):  # then it closes when it expires
+                    await self._drop(table)
 
     async def resume(self, table: LiveTable) -> bool:
         """Carry on with a paused table (`/<game> board` in its channel); False if it was not
