@@ -11,6 +11,8 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -85,13 +87,24 @@ def _pool() -> ProcessPoolExecutor:
     if _POOL is None:
         _POOL = ProcessPoolExecutor(max_workers=1,
                                     mp_context=multiprocessing.get_context("spawn"),
-                                    initializer=_lower_priority)
+                                    initializer=_worker_setup)
     return _POOL
 
 
-def _lower_priority() -> None:
+def _worker_setup() -> None:
+    """In the worker: a lower priority, and an end with the bot. A bot killed with kill -9
+    (or crashing) left its worker (and multiprocessing's resource tracker) running for
+    good, one more pair after every such restart."""
     if hasattr(os, "nice"):
         os.nice(10)
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True,
+                     name="exit-with-bot").start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 async def render_off_loop(job: PictureJob) -> Picture | None:
