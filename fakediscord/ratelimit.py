@@ -1,17 +1,20 @@
-"""Rate-limit headers, an optional enforcing limiter, and one-shot failure injection.
+"""Discord-like rate limits (on by default), their headers, and one-shot failure injection.
 
-discord.py keys its buckets on the ``X-RateLimit-Bucket`` hash plus the route's major
-parameter (channel, guild, webhook id + token) and pre-emptively sleeps when
-``X-RateLimit-Remaining`` reaches 0. So even when not enforcing, the fake sends consistent,
-generous headers (a huge limit) that never make discord.py wait.
+Following topics/rate-limits.mdx: every request counts in a per-route bucket, scoped by the
+path's top-level resource (channel, guild, webhook id + token, interaction id + token), and
+in the bot's global limit of 50 requests per second; interaction endpoints (the callback and
+the interaction-token webhooks) are not bound to the global limit. Each answer carries
+``X-RateLimit-Limit/Remaining/Reset/Reset-After/Bucket``, the bucket being a hash of method
+and route (without the top-level resource, as the docs say). A route gets 5 requests per 5 s
+per resource (Discord's message bucket, the number the docs and the issue name); Discord
+does not publish the others, and tells bots to read the headers rather than hard-code them,
+which is what discord.py does: it keys buckets on ``X-RateLimit-Bucket`` plus the major
+parameter and waits once ``X-RateLimit-Remaining`` is 0. So every end-to-end test exercises
+the bot's pacing.
 
 A 429 is only retried by discord.py if the response carries a ``Via`` header (otherwise it
 assumes a Cloudflare ban and raises) and a JSON body with ``retry_after``; both are sent.
-
-Enforcement (``FakeDiscord.enforce_rate_limits``) follows the documented shape: a per-route
-bucket (Discord's message bucket is 5 per 5 s per channel) and a global limit of 50 req/s.
-Interaction callbacks are exempt from both, and interaction webhooks from the global limit,
-as Discord documents.
+``FakeDiscord.enforce_rate_limits`` changes the numbers (tests of the limiter itself).
 """
 
 from __future__ import annotations
@@ -92,31 +95,28 @@ class _Window:
     count: int = 0
 
 
+#: Requests per bucket and window (seconds): Discord's message bucket, 5 per 5 s per channel.
+PER_ROUTE, PER_SECONDS = 5, 5.0
+#: Requests per second across all of a bot's requests (interaction endpoints excepted).
+GLOBAL_PER_SECOND = 50
+
+
 class RateLimiter:
     """Fixed-window per-bucket counting (like Discord's reset-after buckets) + a global window."""
 
-    #: What the headers advertise when not enforcing: effectively unlimited.
-    RELAXED_LIMIT = 10_000
-
     def __init__(self) -> None:
-        self.enforcing = False
-        self.per_route = 5
-        self.per_seconds = 5.0
-        self.global_per_second = 50
+        self.per_route = PER_ROUTE
+        self.per_seconds = PER_SECONDS
+        self.global_per_second = GLOBAL_PER_SECOND
         self.stats = RateLimitStats()
         self._windows: dict[str, _Window] = {}
         self._global: deque[float] = deque()
 
     def enforce(self, per_route: int, per_seconds: float, global_per_second: int) -> None:
-        self.enforcing = True
+        """Use other numbers (and start counting afresh)."""
         self.per_route = per_route
         self.per_seconds = per_seconds
         self.global_per_second = global_per_second
-        self._windows.clear()
-        self._global.clear()
-
-    def disable(self) -> None:
-        self.enforcing = False
         self._windows.clear()
         self._global.clear()
 
@@ -126,16 +126,15 @@ class RateLimiter:
         template = route_template(path)
         bucket = bucket_hash(method, template)
         key = f"{bucket}:{major_parameter(path)}"
-        limit = self.per_route if self.enforcing else self.RELAXED_LIMIT
-        period = self.per_seconds if self.enforcing else 1.0
+        limit, period = self.per_route, self.per_seconds
         window = self._windows.get(key)
         if window is None or now - window.start >= period:
             window = self._windows[key] = _Window(now)
         reset_after = max(period - (now - window.start), 0.001)
-        exempt_route = path.startswith("/interactions/")
-        exempt_global = exempt_route or path.startswith("/webhooks/")
+        # Interaction endpoints: the callback and the interaction token's webhook routes.
+        exempt_global = path.startswith(("/interactions/", "/webhooks/"))
 
-        if self.enforcing and not exempt_global:
+        if not exempt_global:
             while self._global and now - self._global[0] >= 1.0:
                 self._global.popleft()
             if len(self._global) >= self.global_per_second:
@@ -145,19 +144,16 @@ class RateLimiter:
                 headers.update(self._limited_headers(retry, scope="global"))
                 return headers, self._body(retry, is_global=True)
 
-        if self.enforcing and not exempt_route and window.count >= limit:
+        if window.count >= limit:
             self.stats.per_route[f"{method} {template}"] += 1
             headers = self._headers(bucket, limit, 0, reset_after)
             headers.update(self._limited_headers(reset_after, scope="user"))
             return headers, self._body(reset_after, is_global=False)
 
         window.count += 1
-        if self.enforcing and not exempt_global:
+        if not exempt_global:
             self._global.append(now)
-        remaining = max(limit - window.count, 0)
-        if exempt_route:
-            limit, remaining = self.RELAXED_LIMIT, self.RELAXED_LIMIT - 1
-        return self._headers(bucket, limit, remaining, reset_after), None
+        return self._headers(bucket, limit, max(limit - window.count, 0), reset_after), None
 
     @staticmethod
     def _headers(bucket: str, limit: int, remaining: int, reset_after: float) -> dict[str, str]:

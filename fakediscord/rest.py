@@ -10,6 +10,7 @@ emulation fails loudly instead of silently.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -28,7 +29,15 @@ from .models import (
     Message,
     User,
 )
-from .ratelimit import Injection, RateLimiter, route_template
+from .normalize import normalize_components, normalize_embeds
+from .ratelimit import (
+    GLOBAL_PER_SECOND,
+    PER_ROUTE,
+    PER_SECONDS,
+    Injection,
+    RateLimiter,
+    route_template,
+)
 from .snowflake import next_snowflake
 from .validation import check_request, spec_route
 from .world import WorldMixin
@@ -39,6 +48,11 @@ Handler = Callable[[web.Request, "re.Match[str]", Any, list[JSON]], Awaitable[we
 PREFIX = "/api/v10"
 
 
+def _permissions(value: Any) -> str | None:
+    """A permission set as Discord returns it: a decimal string (or null)."""
+    return None if value is None else str(value)
+
+
 class RestMixin(WorldMixin):
     """Request recording, failure injection, rate limiting and the plain REST routes."""
 
@@ -47,6 +61,8 @@ class RestMixin(WorldMixin):
     limiter: RateLimiter
     _injections: list[Injection]
     _inflight: int
+    #: Keep each answer's JSON on its Call (tests of the response shapes; off for benchmarks).
+    record_responses: bool
     _last_activity: float
     # (predicate, future) pairs of the driver's waits, checked after every REST call
     _waiters: set[tuple[Callable[[], bool], asyncio.Future[None]]]
@@ -149,15 +165,16 @@ class RestMixin(WorldMixin):
         return inj
 
     def enforce_rate_limits(
-        self, per_route: int = 5, per_seconds: float = 5.0, global_per_second: int = 50
+        self,
+        per_route: int = PER_ROUTE,
+        per_seconds: float = PER_SECONDS,
+        global_per_second: int = GLOBAL_PER_SECOND,
     ) -> None:
-        """Start answering 429 like Discord: ``per_route`` requests per ``per_seconds`` per
-        bucket (route + channel/guild/webhook; Discord documents 5 per 5 s for messages) and
-        ``global_per_second`` overall. Interaction callbacks are exempt, as on Discord."""
+        """Answer 429 past ``per_route`` requests per ``per_seconds`` per bucket (route +
+        channel/guild/webhook/interaction) and ``global_per_second`` overall (interaction
+        endpoints excepted). The fake always limits; the defaults are Discord's (5 per 5 s,
+        50/s): other numbers are for tests of the limiter itself."""
         self.limiter.enforce(per_route, per_seconds, global_per_second)
-
-    def disable_rate_limits(self) -> None:
-        self.limiter.disable()
 
     @property
     def rate_limit_stats(self) -> Any:
@@ -227,6 +244,8 @@ class RestMixin(WorldMixin):
             for f in files:  # the call record keeps names and sizes, not the bytes
                 f.pop("data", None)
         call.status = response.status
+        if self.record_responses and isinstance(response, web.Response) and response.body:
+            call.response = json.loads(response.body)  # type: ignore[arg-type]
         self._wake_waiters()
         return response
 
@@ -311,8 +330,8 @@ class RestMixin(WorldMixin):
             channel_id=channel.id,
             author=author,
             content=body.get("content") or "",
-            embeds=embeds,
-            components=list(body.get("components") or []),
+            embeds=normalize_embeds(embeds),
+            components=normalize_components(body.get("components") or []),
             flags=int(body.get("flags") or 0),
             attachments=attachments,
             guild_id=channel.guild.id if channel.guild else None,
@@ -364,7 +383,13 @@ class RestMixin(WorldMixin):
         self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
     ) -> web.Response:
         return json_response(
-            {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0}
+            {
+                **self.bot_user.payload(),
+                "verified": True,
+                "mfa_enabled": False,
+                "flags": 0,
+                "locale": "en-US",
+            }
         )
 
     async def _get_app(
@@ -386,6 +411,15 @@ class RestMixin(WorldMixin):
                 "summary": "",
                 "interactions_endpoint_url": None,
                 "bot": self.bot_user.payload(),
+                "type": None,
+                "flags_new": "0",
+                "redirect_uris": [],
+                "role_connections_verification_url": None,
+                "approximate_guild_count": len(self.guilds),
+                "approximate_user_install_count": 0,
+                "approximate_user_authorization_count": 0,
+                "explicit_content_filter": 0,
+                "eligible_oauth2_scopes": ["bot", "applications.commands"],
             }
         )
 
@@ -425,10 +459,12 @@ class RestMixin(WorldMixin):
             "type": 1,
             "description": "",
             "options": [],
-            "default_member_permissions": None,
             "dm_permission": True,
             "nsfw": False,
-            **cmd,
+            **{k: v for k, v in cmd.items() if v is not None},
+            # Discord stores what it was sent, with its defaults where the body had none.
+            "integration_types": cmd.get("integration_types") or [0],
+            "default_member_permissions": _permissions(cmd.get("default_member_permissions")),
             "id": old["id"] if old else str(next_snowflake()),
             "application_id": str(self.application_id),
             "version": str(next_snowflake()),
