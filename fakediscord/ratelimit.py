@@ -111,6 +111,7 @@ class RateLimiter:
         self.stats = RateLimitStats()
         self._windows: dict[str, _Window] = {}
         self._global: deque[float] = deque()
+        self._checks = 0
 
     def enforce(self, per_route: int, per_seconds: float, global_per_second: int) -> None:
         """Use other numbers (and start counting afresh)."""
@@ -120,6 +121,16 @@ class RateLimiter:
         self._windows.clear()
         self._global.clear()
 
+    def exhausted_until(self) -> float:
+        """When the last exhausted bucket resets (monotonic; 0 if none is exhausted): until
+        then the bot may be holding a request back, as discord.py does at Remaining 0."""
+        now = time.monotonic()
+        ends = [w.start + self.per_seconds for w in self._windows.values()
+                if w.count >= self.per_route and w.start + self.per_seconds > now]
+        if len(self._global) >= self.global_per_second:
+            ends.append(self._global[0] + 1.0)
+        return max(ends, default=0.0)
+
     def check(self, method: str, path: str) -> tuple[dict[str, str], dict[str, Any] | None]:
         """Count one request. Returns (headers, None) if allowed or (headers, 429 body)."""
         now = time.monotonic()
@@ -127,6 +138,9 @@ class RateLimiter:
         bucket = bucket_hash(method, template)
         key = f"{bucket}:{major_parameter(path)}"
         limit, period = self.per_route, self.per_seconds
+        self._checks += 1
+        if self._checks % 4096 == 0:  # forget reset windows (one per channel, token, ...)
+            self._windows = {k: w for k, w in self._windows.items() if now - w.start < period}
         window = self._windows.get(key)
         if window is None or now - window.start >= period:
             window = self._windows[key] = _Window(now)
