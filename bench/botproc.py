@@ -357,9 +357,11 @@ async def run(args) -> int:
         TRACER.task = asyncio.create_task(TRACER.watch_loop(), name="loop-lag")
     settings = Settings(_env_file=None, discord_token="fake-token", database_path=args.db,
                         ai_delay=0, turn_seconds=0, dev_guild_id=args.guild,
-                        log_level="WARNING",
+                        log_level="WARNING", pictures=not args.no_pictures,
                         **({} if args.rest_budget is None
-                           else {"rest_requests_per_second": args.rest_budget}))
+                           else {"rest_requests_per_second": args.rest_budget}),
+                        **({} if args.synchronous is None
+                           else {"sqlite_synchronous": args.synchronous}))
     t_create = time.monotonic()
     extra = {"max_messages": None} if "no-message-cache" in what_ifs else {}
     # as `python -m bot` builds it (freeze_gc), plus what the diagnostics ask for
@@ -403,6 +405,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rest-budget", type=int,
                         help="REST_REQUESTS_PER_SECOND for the bot (default: the setting's "
                         "default, 45; 0 = no budget, to measure the bot's own capacity)")
+    parser.add_argument("--synchronous", type=str.upper, choices=("FULL", "NORMAL"),
+                        help="SQLITE_SYNCHRONOUS for the bot (default: the setting's default, "
+                        "FULL)")
+    parser.add_argument("--no-pictures", action="store_true",
+                        help="text only (PICTURES=false), to compare with pictures on")
     parser.add_argument("--profile", choices=("cprofile", "sample"))
     parser.add_argument("--profile-out", help="where --profile writes its result")
     parser.add_argument("--profile-from-start", action="store_true",

@@ -456,6 +456,7 @@ def split_calls(fake, since: int, until: int | None = None) -> dict[str, Any]:
     counts: Counter[str] = Counter()
     routes: dict[str, Counter[str]] = defaultdict(Counter)
     statuses: Counter[int] = Counter()
+    uploads: Counter[str] = Counter()  # bytes of uploaded files (pictures) per kind
     for call in fake.calls[since:until]:
         path = call.path
         if path.startswith(("/interactions/", "/webhooks/")):
@@ -474,7 +475,8 @@ def split_calls(fake, since: int, until: int | None = None) -> dict[str, Any]:
         counts[kind] += 1
         routes[kind][call.route] += 1
         statuses[call.status or 0] += 1
-    return {"counts": counts, "routes": routes, "statuses": statuses}
+        uploads[kind] += sum(f.get("size", 0) for f in call.files)
+    return {"counts": counts, "routes": routes, "statuses": statuses, "uploads": uploads}
 
 
 INVALID_STATUSES = (401, 403, 429)  # what Discord counts toward its invalid-request ban

@@ -187,18 +187,20 @@ def reset(sims: list[TableSim]) -> None:
         sim.stuck_at = None
 
 
-async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
+async def run_one(n: int, args, workdir: Path, synchronous: str) -> dict[str, Any]:
     from fakediscord import FakeDiscord
 
     fake = await FakeDiscord(timeout=args.timeout).start()
     fake.keep_uploads = False  # thousands of pictures: keep names and sizes, not bytes
     guild = fake.add_guild("Bench Club")
-    profile_out = workdir / f"profile-{n}.out"
-    db, log = fresh_files(workdir / f"load-{n}.db", workdir / f"bot-{n}.log")
+    name = f"{n}-{synchronous.lower()}"
+    profile_out = workdir / f"profile-{name}.out"
+    db, log = fresh_files(workdir / f"load-{name}.db", workdir / f"bot-{name}.log")
     bot = BotProcess(fake.port, db, guild.id, log,
                      profile=args.profile, profile_out=profile_out, trace=not args.no_trace,
-                     extra_args=args.bot_args.split() if args.bot_args else None)
-    result: dict[str, Any] = {"tables": n}
+                     extra_args=[*(args.bot_args.split() if args.bot_args else []),
+                                 "--synchronous", synchronous])
+    result: dict[str, Any] = {"tables": n, "synchronous": synchronous}
     try:
         ready = await bot.start()
         specs = table_specs(ready["uis"], n, args.players, args.games)
@@ -212,8 +214,8 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         rss_base = bot.rss()
         result.update(games=Counter(s.game for s in specs),
                       players=Counter(s.players for s in specs))
-        print(f"\n## {n} tables: {dict(result['games'])}, players per table "
-              f"{dict(result['players'])}", flush=True)
+        print(f"\n## {n} tables (SQLite synchronous={synchronous}): {dict(result['games'])}, "
+              f"players per table {dict(result['players'])}", flush=True)
 
         # ---- setup
         semaphore = asyncio.Semaphore(args.open_concurrency or n)
@@ -289,6 +291,8 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
                        if route.startswith("POST /channels/"))
         per_move = {k: calls["counts"][k] / moves if moves else float("nan")
                     for k in ("public", "private", "interaction", "other")}
+        upload_kb = {k: calls["uploads"][k] / 1000 / moves if moves else float("nan")
+                     for k in ("public", "private", "interaction")}
         result["play"] = {
             "seconds": play_s, "settle_seconds": settle_s, "moves": moves,
             "moves_per_s": moves / play_s if play_s else 0.0,
@@ -298,6 +302,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
             "late_acks": late, "never_acked": max(never, 0), "calls": calls["counts"],
             "routes": {k: dict(v) for k, v in calls["routes"].items()},
             "statuses": dict(calls["statuses"]), "per_move": per_move,
+            "picture_kb_per_move": upload_kb,
             "dm_posts_per_move": dm_posts / moves if moves else float("nan"),
             "dm_repeats": repeated_dms(fake, live, since=t0),
             "extra_private_per_move": (calls["counts"]["private"] - dm_posts) / moves
@@ -343,7 +348,8 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
               f"{p['ack']['max_ms']:.0f} ms ({late} acknowledged after 3 s); per move: "
               f"public {per_move['public']:.2f}, "
               f"private {per_move['private']:.2f} ({p['dm_repeats']} DMs repeating the one "
-              f"before); bot CPU {p['bot_cpu']:.0%}, bot waiting "
+              f"before); picture KB per move: public {upload_kb['public']:.1f}, private "
+              f"{upload_kb['private']:.1f}, interaction {upload_kb['interaction']:.1f}; bot CPU {p['bot_cpu']:.0%}, bot waiting "
               f"for a CPU {p['bot_runqueue_wait']:.0%} of the time, CPU pressure "
               f"{p['cpu_pressure']}, TCP accept-queue overflows {p['listen_overflows']}",
               flush=True)
@@ -427,6 +433,28 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         print_profile(args.profile, profile_out, args.top,
                       per=("move", moves) if moves else None)
     return result
+
+
+def durability_report(results: list[dict[str, Any]]) -> None:
+    """What synchronous=FULL (a confirmed move survives power loss) costs against NORMAL."""
+    runs = [r for r in results if r.get("play")]
+    if len({r["synchronous"] for r in runs}) < 2:
+        return
+    print("\n## Durability: SQLite synchronous=FULL against NORMAL (play phase)\n")
+
+    def storage(r: dict[str, Any], key: str) -> str:
+        s = r["play"].get("storage", {}).get(key)
+        return pair(s) if s else "—"
+
+    print_table(["tables", "synchronous", "moves", "moves/s", "save_table p50 / p99 ms",
+                 "sqlite trip p50 / p99 ms", "ack p50 ms", "ack p99 ms", "bot CPU ms/move"],
+                [[r["tables"], r["synchronous"], r["play"]["moves"], r["play"]["moves_per_s"],
+                  storage(r, "save_table"), storage(r, "sqlite trip"),
+                  r["play"]["ack"]["p50_ms"], r["play"]["ack"]["p99_ms"],
+                  r["play"]["bot_cpu_ms_per_move"]] for r in runs], digits=2)
+    print("\nsave_table: one awaited save (a move is confirmed only after it); sqlite trip: "
+          "one statement through aiosqlite's thread (with FULL a commit waits for fsync of "
+          "the WAL). Runs of one size follow each other on the same machine.")
 
 
 def report(results: list[dict[str, Any]], args) -> None:
@@ -558,6 +586,9 @@ def report(results: list[dict[str, Any]], args) -> None:
 
 async def amain(args) -> int:
     sizes = [int(x) for x in args.tables.split(",") if x.strip()]
+    modes = [m.strip().upper() for m in args.synchronous.split(",") if m.strip()]
+    if not modes or set(modes) - {"FULL", "NORMAL"}:
+        raise SystemExit("--synchronous takes FULL, NORMAL or both (FULL,NORMAL)")
     print(f"# bench.load — {machine()}")
     print(f"# mode={args.mode}, {args.moves} moves per table (or {args.duration:g}s), "
           f"players={args.players}, bot in its own process, fake Discord + players here")
@@ -568,8 +599,10 @@ async def amain(args) -> int:
         workdir = Path(args.workdir or tmp)
         workdir.mkdir(parents=True, exist_ok=True)
         for n in sizes:
-            results.append(await run_one(n, args, workdir))
+            for synchronous in modes:
+                results.append(await run_one(n, args, workdir, synchronous))
     report(results, args)
+    durability_report(results)
     if any(r.get("play") for r in results):
         biggest = max((r for r in results if r.get("play")), key=lambda r: r["tables"])
         print(f"\nmedian moves/s across sizes: "
@@ -623,6 +656,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-trace", action="store_true",
                         help="do not timestamp interactions inside the bot (on by default: "
                         "it splits the ack time into its legs)")
+    parser.add_argument("--synchronous", default="FULL",
+                        help="SQLite synchronous setting(s) of the bot, a comma list: "
+                        "FULL,NORMAL runs each size with both, one after the other, and "
+                        "prints what FULL costs per move side by side (default: FULL, as "
+                        "deployed)")
     parser.add_argument("--workdir", help="keep the databases, bot logs and profiles here "
                         "(default: a temporary directory, deleted)")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")

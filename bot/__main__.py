@@ -23,9 +23,13 @@ def _point_at(settings) -> None:
 
 async def _run(settings) -> None:
     from bot.app import create_bot
+    from bot.storage import Storage
 
     _point_at(settings)
-    bot = create_bot(settings, freeze_gc=True)
+    # the database first: one that can't be used (or another process owns) stops the
+    # process before it logs in (StorageUnavailable, reported by main)
+    storage = await Storage.open(settings.database_path, synchronous=settings.sqlite_synchronous)
+    bot = create_bot(settings, freeze_gc=True, storage=storage)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -35,12 +39,16 @@ async def _run(settings) -> None:
             pass
     runner = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()))
     waiter = asyncio.create_task(stopping.wait())
-    done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
-    if waiter in done:
-        logging.getLogger("cardtable").info("shutting down")
-        await bot.close()
-    waiter.cancel()
-    await asyncio.gather(runner, return_exceptions=waiter in done)
+    try:
+        done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        if waiter in done:
+            logging.getLogger("cardtable").info("shutting down")
+            await bot.close()
+        waiter.cancel()
+        await asyncio.gather(runner, return_exceptions=waiter in done)
+    finally:
+        if bot.storage is not None:  # e.g. the login failed: close the database anyway
+            await bot.close()
 
 
 def main() -> int:
@@ -56,8 +64,13 @@ def main() -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     import discord
 
+    from bot.storage import StorageUnavailable
+
     try:
         asyncio.run(_run(settings))
+    except StorageUnavailable as exc:
+        print(exc, file=sys.stderr)
+        return 2
     except discord.LoginFailure:
         print("Discord rejected the token in DISCORD_TOKEN: copy it again from the developer "
               "portal (Bot → Reset Token) and update your environment or .env.", file=sys.stderr)

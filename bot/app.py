@@ -11,7 +11,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import http_buckets, request_budget
+from bot import http_buckets, request_budget, rest_timeout
+from bot.late_interactions import too_late
 from bot.settings import Settings
 from bot.storage import Storage
 
@@ -36,10 +37,13 @@ class CardTableTree(app_commands.CommandTree):
 class CardTableBot(commands.Bot):
     """The bot: owns storage and the table service; cogs reach them through `bot`."""
 
-    def __init__(self, settings: Settings, *, freeze_gc: bool = False, **kwargs) -> None:
+    def __init__(self, settings: Settings, *, freeze_gc: bool = False,
+                 storage: Storage | None = None, **kwargs) -> None:
         """`freeze_gc`: once ready, move every object alive then (modules, discord.py, the
         guild cache, restored tables) out of the garbage collector's reach. The process
-        entry point sets it; tests, which build many bots in one process, do not."""
+        entry point sets it; tests, which build many bots in one process, do not.
+        `storage`: already open (the process entry point opens it before logging in, so an
+        unusable database stops it before anything else); else opened in setup_hook."""
         # Slash commands and components arrive as interactions: the bot needs no message,
         # member or presence events, and no message cache (each costs CPU per event).
         intents = discord.Intents.none()
@@ -51,12 +55,15 @@ class CardTableBot(commands.Bot):
         self.settings = settings
         self._freeze_gc = freeze_gc
         self.bucket_sweeper = http_buckets.install(self.http)
+        # the timeout inside the budget: a request that hangs frees its slot when it ends
+        rest_timeout.install(self.http, settings.rest_timeout)
         self.request_budget: request_budget.RequestBudget | None = None
         if settings.rest_requests_per_second:
             self.request_budget = request_budget.RequestBudget(settings.rest_requests_per_second)
             request_budget.install(self.http, self.request_budget)
-        self.storage: Storage | None = None
+        self.storage: Storage | None = storage
         self.tree.on_error = self.on_app_command_error
+        self.tree.interaction_check = _fresh_only
         from bot.tables.service import TableService  # local: service imports bot types
         from bot.ui.handlers import TableInteractions
 
@@ -65,7 +72,9 @@ class CardTableBot(commands.Bot):
         self.synced_commands: list[app_commands.AppCommand] = []
 
     async def setup_hook(self) -> None:
-        self.storage = await Storage.open(self.settings.database_path)
+        if self.storage is None:
+            self.storage = await Storage.open(self.settings.database_path,
+                                              synchronous=self.settings.sqlite_synchronous)
         for module in cog_modules():
             try:
                 await self.load_extension(module)
@@ -94,7 +103,11 @@ class CardTableBot(commands.Bot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Route our buttons, menus and move forms (modals) by custom id (restart-proof; see
-        bot.ui.components for why not through discord.py's DynamicItem)."""
+        bot.ui.components for why not through discord.py's DynamicItem). Late ones are
+        ignored (bot.late_interactions; slash commands: `_fresh_only`)."""
+        if interaction.type in (discord.InteractionType.component,
+                                discord.InteractionType.modal_submit) and too_late(interaction):
+            return
         self.tables.publisher.player_seen(interaction.user.id)
         if interaction.type is discord.InteractionType.component:
             from bot.ui.components import route
@@ -143,6 +156,12 @@ class CardTableBot(commands.Bot):
             log.exception("command failed", exc_info=original)
             text = SOMETHING_WENT_WRONG
         await reply_error(interaction, text)
+
+
+async def _fresh_only(interaction: discord.Interaction) -> bool:
+    """The command tree's global check: a command or autocomplete that arrives after
+    Discord's window is dropped without an answer (Discord would refuse it)."""
+    return not too_late(interaction)
 
 
 def create_bot(settings: Settings, **kwargs) -> CardTableBot:

@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cardtable.delivery")
 MENTIONS = discord.AllowedMentions(users=True, roles=False, everyone=False)
+# /notify: where a player's turn pings them (stored per user, `channel` by default)
+CHANNEL, DM, OFF = "channel", "dm", "off"
+NOTIFY_MODES = (CHANNEL, DM, OFF)
 
 
 class DeliveryIncomplete(Exception):
@@ -78,37 +81,50 @@ class Publisher:
     async def sync(self, table: LiveTable) -> None:
         if not table.playing:
             return  # lobbies are updated by the clicks that change them
-        await self._board(table)
-        await self._private_views(table)
+        before = set(table.meta.get("turn_for") or [])
+        waiting = [] if table.finished else [
+            table.seats[s]["user_id"] for s in sorted(table.engine.waiting_for(table.state))
+            if not table.is_ai(s)]
+        modes = await self.service.notify_modes(waiting)
+        await self._board(table, modes)
+        while table.notices:
+            await self.announce(table, table.notices.pop(0))
+        await self._private_views(table, {uid for uid in waiting if uid not in before}, modes)
         if table.finished:
             await self._final(table)
             return
         table.meta["delivered_version"] = table.version
         self.service.meta_changed(table)
 
-    async def _board(self, table: LiveTable) -> None:
+    async def _board(self, table: LiveTable, modes: dict[int, str]) -> None:
         """Bring the board up to date; it also carries the turn notice.
 
-        When the turn passes to other people the board is posted anew at the bottom of the
-        channel, naming them (a mention pings only in a new message, never in an edit), and
-        the old board is deleted: two public calls. Otherwise it is edited in place: one.
+        When the turn passes to people who want turn pings in the channel (`/notify`), the
+        board is posted anew at the bottom of the channel, naming them (a mention pings only
+        in a new message, never in an edit), and the old board is deleted: two public calls.
+        Otherwise it is edited in place: one. Players who chose DM pings or none are named
+        without a ping (allowed_mentions lists only the others).
         A separate notice message cost a third call on most moves (bench.load).
         """
         await self._drop_legacy_notice(table)
         humans = [] if table.finished else sorted(
             s for s in table.engine.waiting_for(table.state) if not table.is_ai(s))
         key = [table.seats[s]["user_id"] for s in humans]
+        pinged = [uid for uid in key if modes.get(uid, CHANNEL) == CHANNEL]
         embeds = render.board_embeds(table)
         content = {"view": render.board_view(table),
                    "content": self._turn_text(table, key) if key else None,
-                   "allowed_mentions": MENTIONS}
+                   "allowed_mentions": discord.AllowedMentions(
+                       users=[discord.Object(uid) for uid in pinged], roles=False,
+                       everyone=False)}
         picture = None
         if await self.pictures.server(table.row.guild_id):
             picture = await render.draw(render.board_picture_job(table))  # same state as text
         content["embeds"] = embeds
         if picture is not None:
             render.show_picture(embeds[-1], picture)
-        if key and (key != table.meta.get("turn_for") or table.meta.get("turn_refresh")):
+        fresh = set(pinged) - set(table.meta.get("turn_for") or [])
+        if table.meta.get("turn_refresh") or (key and fresh):
             await self._repost(table, picture, **content)
         else:
             await self._edit_or_post(table, picture, **content)
@@ -160,10 +176,15 @@ class Publisher:
             with contextlib.suppress(discord.HTTPException):
                 await self.channel(table).get_partial_message(old).delete()
 
-    async def _private_views(self, table: LiveTable) -> None:
-        """DM every player whose private view changed since their last DM, unless the DM
-        would show exactly what their last one showed (a view can change in a field the DM
-        does not render, e.g. an empty list becoming None).
+    async def _private_views(self, table: LiveTable, turn_started: set[int],
+                             modes: dict[int, str]) -> None:
+        """Keep every player's one living DM showing their private view.
+
+        The DM is edited in place when the view changed (an edit does not notify), unless
+        the DM would show exactly what it shows (a view can change in a field the DM does
+        not render, e.g. an empty list becoming None). A new DM, which notifies, is sent
+        only when the player's turn starts and they either asked for DM pings (`/notify`)
+        or a secret arrived with it that they must act on; the old one is then deleted.
 
         Every view is taken from one state, before the first DM is awaited: a move made
         while a DM was on its way used to give a later seat a view one move newer than the
@@ -174,38 +195,52 @@ class Publisher:
         engine, state = table.engine, table.state
         public_view = engine.view(state, None)
         outgoing = []
+        living = table.meta.setdefault("dm_message", {})
         for seat, info in enumerate(table.seats):
             events = table.pending_private.pop(seat, [])
             user_id = info.get("user_id")
             if not user_id or info.get("ai"):
                 continue
+            ping = user_id in turn_started and (modes.get(user_id) == DM or bool(events))
             digest = _digest(private_part(engine.view(state, seat), public_view))
-            if digest == sent.get(str(seat)) and not events:
+            if digest == sent.get(str(seat)) and not events and not ping:
                 continue
             base = render.private_embed(table, seat)
             looks = _digest(base.to_dict())
-            if looks == shown.get(str(seat)) and not events:
+            if looks == shown.get(str(seat)) and not events and not ping:
                 sent[str(seat)] = digest  # nothing the player would see is new
                 continue
             embed = render.private_embed(table, seat, events) if events else base
             job = render.hand_picture_job(table, seat)  # this state's view, like the embed
-            outgoing.append((seat, user_id, digest, looks, events, (embed, job)))
-        for index, (seat, user_id, digest, looks, _events, (embed, job)) in enumerate(outgoing):
+            new = ping or str(seat) not in living
+            outgoing.append((seat, user_id, digest, looks, events, (embed, job), new))
+        for index, (seat, user_id, digest, looks, _events, (embed, job), new) in enumerate(
+                outgoing):
             picture = None
             if await self.pictures.for_user(user_id, table.row.guild_id):
                 picture = await render.draw(job)
             render.show_picture(embed, picture)
-            delivered = await self.dm(table, user_id, embed=embed, **_upload(picture))
+            content = (f"🎯 Your turn in <#{table.row.channel_id}>: open **Take my turn** on "
+                       "the board." if new and user_id in turn_started else None)
+            delivered = await self.dm(table, user_id, embed=embed, content=content,
+                                      picture=picture,
+                                      edit=None if new else living.get(str(seat)),
+                                      replace=living.get(str(seat)) if new else None)
             if delivered is None:  # a passing failure: keep the news for the retry
-                for later, _, _, _, events, _ in outgoing[index:]:
+                for later, _, _, _, events, _, _ in outgoing[index:]:
                     table.pending_private[later][:0] = events
                 raise DeliveryIncomplete(f"DM to seat {seat} failed")
+            if delivered is not False:
+                living[str(seat)] = delivered
             sent[str(seat)], shown[str(seat)] = digest, looks
 
-    async def dm(self, table: LiveTable, user_id: int, **content) -> bool | None:
-        """DM a player. True = sent; False = their DMs are closed (the channel is told once,
-        never the secret itself; no DM is tried again until they interact); None = a passing
-        failure (e.g. rate limited): retry later."""
+    async def dm(self, table: LiveTable, user_id: int, *, edit: int | None = None,
+                 replace: int | None = None, picture: Picture | None = None,
+                 **content) -> int | bool | None:
+        """DM a player: edit their message `edit` in place (no notification), or send a new
+        one (deleting `replace` after it). The message id = delivered; False = their DMs
+        are closed (the channel is told once, never the secret itself; no DM is tried again
+        until they interact); None = a passing failure (e.g. rate limited): retry later."""
         closed = self._closed_users()
         if user_id in closed:
             return False
@@ -217,7 +252,20 @@ class Publisher:
             else:
                 channel = self.bot.get_partial_messageable(channel_id,
                                                            type=discord.ChannelType.private)
-            await channel.send(**content)
+            if edit is not None:
+                try:
+                    # the attachments list is the new picture alone: the old one goes
+                    await channel.get_partial_message(edit).edit(
+                        **content,
+                        attachments=[render.picture_file(picture)] if picture else [])
+                    return edit
+                except discord.NotFound:
+                    pass  # gone: send a new one
+            message = await channel.send(**content, **_upload(picture))
+            if replace is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await channel.get_partial_message(replace).delete()
+            return message.id
         except discord.Forbidden as exc:
             log.info("table %s: DM to %s refused (%s); paused until they interact", table.id,
                      user_id, exc)
@@ -234,7 +282,6 @@ class Publisher:
         except discord.HTTPException as exc:
             log.warning("table %s: DM to %s failed for now (%s)", table.id, user_id, exc)
             return None
-        return True
 
     def player_seen(self, user_id: int) -> None:
         """The player clicked or typed something: their DMs may be open again, so the next
@@ -288,10 +335,26 @@ class Publisher:
 
     # ------------------------------------------------------------------ one-offs
     async def announce(self, table: LiveTable, text: str) -> None:
+        """Post a note in the table's channel. A passing failure is logged; a channel that
+        is gone or unwritable raises, so the delivery task pauses the table."""
+        from bot.tables.service import channel_unusable
+
         try:
             await self.channel(table).send(clip(text, CONTENT_LIMIT), allowed_mentions=MENTIONS)
-        except discord.HTTPException:
+        except discord.HTTPException as exc:
+            if channel_unusable(exc):
+                raise
             log.warning("table %s: could not post to channel", table.id, exc_info=True)
+
+    async def post_when_ready(self, channel_id: int, text: str) -> None:
+        """A note for a channel with no live table (e.g. one that could not be restored),
+        once the bot is connected."""
+        await self.bot.wait_until_ready()
+        try:
+            await self.bot.get_partial_messageable(channel_id).send(
+                clip(text, CONTENT_LIMIT), allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.warning("could not post to channel %s", channel_id, exc_info=True)
 
     async def close_lobby(self, table: LiveTable, text: str) -> None:
         """Turn a closed lobby's message into a note (its buttons go)."""
@@ -309,8 +372,9 @@ class Publisher:
 
     async def show_closed(self, table: LiveTable, why: str) -> None:
         if table.row.board_message_id:
+            what = "table" if table.playing else "lobby"
             with contextlib.suppress(discord.HTTPException):
                 await self.channel(table).get_partial_message(table.row.board_message_id).edit(
-                    content=f"❌ This {table.engine.title} table was {why}.", embeds=[],
+                    content=f"❌ This {table.engine.title} {what} was {why}.", embeds=[],
                     view=None)
         await self._drop_legacy_notice(table)

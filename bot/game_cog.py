@@ -7,7 +7,6 @@ subcommands, which turn typed input into engine actions through `choose_action` 
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -152,12 +151,12 @@ class GameCog(commands.GroupCog):
             await self.bot.table_ui.confirm_leave(interaction, table)
             return
         left = await self.bot.tables.leave(table.id, interaction.user.id)
+        await reply(interaction, "You left the lobby.", ephemeral=True)  # answer first
         if left is None:
             await self.bot.tables.publisher.close_lobby(
                 table, f"The {table.engine.title} lobby closed: everyone left.")
         else:
             await self.bot.tables.publisher.refresh_lobby(left)
-        await reply(interaction, "You left the lobby.", ephemeral=True)
 
     @app_commands.command(name="hand", description="Show your cards and secrets (only you "
                           "see the answer).")
@@ -193,16 +192,16 @@ class GameCog(commands.GroupCog):
     @app_commands.command(name="board", description="Post the board again at the bottom of "
                           "the channel.")
     async def board(self, interaction: discord.Interaction) -> None:
+        """Answer first; the delivery task posts the board anew and deletes the old one. On
+        a paused table (channel unwritable) this is how play carries on."""
         table = self.table_here(interaction)
-        old = table.row.board_message_id
-        table.row.board_message_id = None
         table.meta["turn_refresh"] = True
-        if old:
-            with contextlib.suppress(discord.HTTPException):
-                await self.bot.get_partial_messageable(table.row.channel_id).get_partial_message(
-                    old).delete()
-        self.bot.tables.schedule_delivery(table)
-        await reply(interaction, "Board posted again below.", ephemeral=True)
+        if await self.bot.tables.resume(table):
+            text = "Carrying on: the board is posted again below."
+        else:
+            text = "Board posted again below."
+            self.bot.tables.schedule_delivery(table)
+        await reply(interaction, text, ephemeral=True)
 
     @app_commands.command(name="cancel", description="Cancel this channel's table (host or "
                           "moderators).")

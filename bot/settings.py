@@ -6,6 +6,7 @@ Every setting is documented in `.env.example`; the names here are the environmen
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -52,6 +53,18 @@ class Settings(BaseSettings):
         "spaces its own requests to stay under this many (0 = no budget). Interaction replies "
         "never wait.")
 
+    rest_timeout: float = Field(
+        default=10.0, gt=0, le=300,
+        description="Seconds before a REST call to Discord is given up (it then frees its "
+        "place in the request budget and the delivery is retried).")
+    sqlite_synchronous: Literal["FULL", "NORMAL"] = Field(
+        default="FULL", description="SQLite's synchronous setting: FULL makes every "
+        "confirmed move survive a power loss; NORMAL is faster but an OS crash or power loss "
+        "can undo the last moves.")
+    pictures: bool = Field(
+        default=True, description="Cards also as pictures where servers and members want them "
+        "(false = text only everywhere, whatever /config server pictures says).")
+
     game_seed: int | None = Field(
         default=None, description="Advanced, for tests and demos: derive every game's shuffle "
         "from this number (and the table id) instead of the system's randomness.")
@@ -60,6 +73,11 @@ class Settings(BaseSettings):
         "testing); empty = the real Discord.")
     discord_gateway_url: str | None = Field(
         default=None, description="Advanced: gateway URL to use with DISCORD_API_BASE.")
+
+    @field_validator("sqlite_synchronous", mode="before")
+    @classmethod
+    def _synchronous(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
 
     @field_validator("log_level")
     @classmethod

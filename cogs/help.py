@@ -36,7 +36,9 @@ class HelpCog(commands.Cog):
         embed.add_field(
             name="Every game",
             value=("`/<game> turn` your move panel · `/<game> move` any legal move by name · "
-                   "`/<game> board` repost the board · `/<game> cancel` (host or moderator)"),
+                   "`/<game> board` repost the board · `/<game> leave` leave (an AI takes your "
+                   "seat) · `/<game> cancel` (host or moderator) · `/notify` how your turn "
+                   "pings you"),
             inline=False)
         embed.add_field(
             name="Scores and settings",

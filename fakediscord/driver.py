@@ -451,7 +451,7 @@ class DriverMixin(InteractionsMixin):
                 guild={"id": str(guild.id), "locale": "en-US", "features": []},
                 guild_locale="en-US",
                 member=member.payload(with_permissions=True),
-                app_permissions=str(me.permissions if me else 0),
+                app_permissions=str(me.permissions & ~channel.bot_denied if me else 0),
                 context=0,
                 authorizing_integration_owners={"0": str(guild.id)},
             )

@@ -164,6 +164,8 @@ class Channel:
     guild: Guild | None = None
     position: int = 0
     recipient: User | None = None
+    #: Permissions a channel overwrite denies the bot here (see ``FakeDiscord.deny_bot``).
+    bot_denied: int = 0
 
     def payload(self) -> JSON:
         if self.type == CHANNEL_DM:

@@ -10,6 +10,7 @@ emulation fails loudly instead of silently.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import time
@@ -24,6 +25,8 @@ from .limits import check_body
 from .models import (
     CHANNEL_DM,
     EPHEMERAL,
+    SEND_MESSAGES,
+    VIEW_CHANNEL,
     Call,
     Channel,
     Message,
@@ -60,6 +63,8 @@ class RestMixin(WorldMixin):
     unknown_calls: list[Call]
     limiter: RateLimiter
     _injections: list[Injection]
+    _stalls: list[list[Any]]
+    _stopping: asyncio.Event
     _inflight: int
     #: Keep each answer's JSON on its Call (tests of the response shapes; off for benchmarks).
     record_responses: bool
@@ -164,6 +169,12 @@ class RestMixin(WorldMixin):
         self._injections.append(inj)
         return inj
 
+    def stall_next(self, method: str, path_regex: str, seconds: float, *, times: int = 1
+                   ) -> None:
+        """Answer the next ``times`` matching requests only after ``seconds`` (a slow
+        endpoint; a large value is a hung one). Stalls end early when the fake stops."""
+        self._stalls.append([method.upper(), re.compile(path_regex), seconds, times])
+
     def enforce_rate_limits(
         self,
         per_route: int = PER_ROUTE,
@@ -250,6 +261,13 @@ class RestMixin(WorldMixin):
         return response
 
     async def _answer(self, request: web.Request, call: Call) -> web.StreamResponse:
+        for stall in self._stalls:
+            method, rx, seconds, times = stall
+            if times > 0 and method in ("*", call.method) and rx.search(call.path):
+                stall[3] -= 1
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._stopping.wait(), seconds)
+                break
         for inj in self._injections:
             if inj.times > 0 and inj.matches(call.method, call.path):
                 inj.times -= 1
@@ -305,6 +323,8 @@ class RestMixin(WorldMixin):
         channel = self.channels.get(int(cid))
         if channel is None:
             raise ApiError(404, 10003, "Unknown Channel")
+        if channel.bot_denied & VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
         return channel
 
     def _message_or_404(self, channel: Channel, mid: str | int) -> Message:
@@ -587,6 +607,8 @@ class RestMixin(WorldMixin):
         assert channel.guild is not None
         if self.bot_user.id not in channel.guild.members:
             raise ApiError(403, 50001, "Missing Access")
+        if channel.bot_denied & SEND_MESSAGES:
+            raise ApiError(403, 50013, "Missing Permissions")
 
     async def _post_message(
         self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]

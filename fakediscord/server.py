@@ -63,6 +63,8 @@ class FakeDiscord(DriverMixin):
         self.unknown_calls = []
         self.limiter = RateLimiter()
         self._injections = []
+        self._stalls = []
+        self._stopping = asyncio.Event()
         self._inflight = 0
         self._last_activity = time.monotonic()
         self._commands = {}
@@ -101,6 +103,7 @@ class FakeDiscord(DriverMixin):
 
     async def stop(self) -> None:
         """Close bot websockets and the server. Close your bots first (they would reconnect)."""
+        self._stopping.set()  # stalled requests answer now
         await self._drain_broadcasts()
         await self.gateway.close_all()
         if self._runner is not None:

@@ -116,6 +116,20 @@ class WorldMixin:
         )
         return member
 
+    def delete_channel(self, channel: Channel) -> None:
+        """Delete a guild channel: later requests to it get 404 Unknown Channel (10003)."""
+        assert channel.guild is not None
+        channel.guild.channels.remove(channel)
+        self.channels.pop(channel.id, None)
+        self._broadcast("CHANNEL_DELETE", channel.payload())
+
+    def deny_bot(self, channel: Channel, permissions: int) -> None:
+        """A channel overwrite denying the bot ``permissions`` (e.g. ``SEND_MESSAGES``):
+        posting then gets 403 Missing Permissions (50013), and without ``VIEW_CHANNEL``
+        every request to the channel gets 403 Missing Access (50001), as on Discord.
+        Interactions from the channel carry the reduced ``app_permissions``."""
+        channel.bot_denied |= permissions
+
     def dm_channel(self, user: User) -> Channel:
         """The (single) DM channel between the bot and ``user``, created on first use."""
         channel = self._dm_channels.get(user.id)

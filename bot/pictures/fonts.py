@@ -34,6 +34,7 @@ def has_glyph(char: str) -> bool:
     return bytes(probe.getmask(char)) != bytes(probe.getmask(MISSING))
 
 
+@lru_cache(maxsize=4096)
 def drawable(text: str, fallback: str = "") -> str:
     """`text` with accents dropped and the characters the font lacks (emoji, most non-Latin
     scripts) left out; `fallback` if nothing is left."""
@@ -43,24 +44,30 @@ def drawable(text: str, fallback: str = "") -> str:
     return kept or fallback
 
 
-def fit(text: str, size: int, width: int) -> str:
-    """`text` cut (with an ellipsis) so it is at most `width` pixels wide at `size`."""
-    face = font(size)
-    if face.getlength(text) <= width:
+@lru_cache(maxsize=16384)
+def width(text: str, size: int) -> float:
+    """How wide `text` is at `size`, in pixels (cached like `rendered`)."""
+    return font(size).getlength(text)
+
+
+@lru_cache(maxsize=8192)
+def fit(text: str, size: int, max_width: int) -> str:
+    """`text` cut (with an ellipsis) so it is at most `max_width` pixels wide at `size`."""
+    if width(text, size) <= max_width:
         return text
-    while text and face.getlength(text + "…") > width:
+    while text and width(text + "…", size) > max_width:
         text = text[:-1]
     return text.rstrip() + "…"
 
 
-def wrap(text: str, size: int, width: int, max_lines: int = 6) -> list[str]:
-    """Word-wrap `text` into lines at most `width` pixels wide (the last line cut if needed)."""
-    face = font(size)
+def wrap(text: str, size: int, max_width: int, max_lines: int = 6) -> list[str]:
+    """Word-wrap `text` into lines at most `max_width` pixels wide (the last line cut if
+    needed)."""
     lines: list[str] = []
     line = ""
     for word in text.split():
         trial = f"{line} {word}".strip()
-        if face.getlength(trial) <= width or not line:
+        if width(trial, size) <= max_width or not line:
             line = trial
         else:
             lines.append(line)
@@ -68,8 +75,9 @@ def wrap(text: str, size: int, width: int, max_lines: int = 6) -> list[str]:
     if line:
         lines.append(line)
     if len(lines) > max_lines:
-        lines = [*lines[:max_lines - 1], fit(" ".join(lines[max_lines - 1:]), size, width)]
-    return [fit(x, size, width) for x in lines]
+        lines = [*lines[:max_lines - 1], fit(" ".join(lines[max_lines - 1:]), size,
+                                             max_width)]
+    return [fit(x, size, max_width) for x in lines]
 
 
 @lru_cache(maxsize=8192)

@@ -23,7 +23,14 @@ class PicturePrefs:
         self._servers: dict[int | None, bool] = {}
         self._users: dict[int, bool | None] = {}
 
+    @property
+    def enabled(self) -> bool:
+        """The bot's own switch (`PICTURES`, default on) over every server's setting."""
+        return self.service.bot.settings.pictures
+
     async def server(self, guild_id: int | None) -> bool:
+        if not self.enabled:
+            return False
         if guild_id not in self._servers:
             settings = await self.service.server_settings(guild_id)
             self._servers[guild_id] = settings.pictures
@@ -38,6 +45,8 @@ class PicturePrefs:
 
     async def for_user(self, user_id: int, guild_id: int | None) -> bool:
         """Pictures in what only this member sees: their own choice, else the server's."""
+        if not self.enabled:
+            return False
         choice = await self.user_choice(user_id)
         return await self.server(guild_id) if choice is None else choice
 

@@ -11,7 +11,7 @@ from PIL import Image
 
 from bot.pictures import cards, theme
 from bot.pictures.canvas import PAD, Canvas, encode
-from bot.pictures.fonts import fit, wrap
+from bot.pictures.fonts import fit, width, wrap
 
 TITLE = 24
 CAPTION = 17
@@ -81,8 +81,8 @@ def _section(canvas: Canvas, s: Section, x: int, y: int, w: int, h: int, card_w:
     right_w = 0.0
     if s.right:
         canvas.text((x + w - 12, y + 14), s.right, 22, theme.MUTED, anchor="rt")
-        right_w = canvas.text((0, -100), s.right, 22)
-    canvas.name((tx, y + 12), s.title, TITLE, width=x + w - 24 - right_w - tx)
+        right_w = width(s.right, 22)
+    canvas.name((tx, y + 12), s.title, TITLE, max_width=x + w - 24 - right_w - tx)
     cy = y + 12 + TITLE + 10
     if not s.items and s.empty:
         canvas.text((x + 12, cy), s.empty, NOTE, theme.MUTED)
@@ -90,7 +90,7 @@ def _section(canvas: Canvas, s: Section, x: int, y: int, w: int, h: int, card_w:
     for k, item in enumerate(s.items):
         cx = x + 12 + (k % per_row) * (card_w + GAP)
         ry = cy + (k // per_row) * row_h
-        canvas.card(item.sprite, (cx, ry))
+        canvas.card(item.sprite, (cx, ry), on=theme.PANEL_DIM if s.dim else theme.PANEL)
         if item.badge:
             canvas.badge((cx + 4, ry + card_h - 28), item.badge, 17, fill=item.badge_fill)
         if item.caption:

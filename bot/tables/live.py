@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -15,6 +16,22 @@ if TYPE_CHECKING:
     from bot.game_ui import GameUI
 
 LOG_LENGTH = 8
+# What the delivery task writes while a move is being saved (it runs outside the table lock).
+# A move never changes these, so when a saved draft becomes the live table the live values
+# are kept (see LiveTable.adopt).
+DELIVERY_META = ("turn_for", "turn_refresh", "private_sent", "private_shown", "dm_failed",
+                 "dm_closed", "dm_told", "delivered_version", "final_posted",
+                 "turn_message_id")
+
+
+def _clone(value: Any) -> Any:
+    """A copy of JSON-like data (dicts and lists copied, the rest shared: immutable). A
+    tenth of `copy.deepcopy`'s time on a table's row (20 against 190 µs a move)."""
+    if type(value) is dict:
+        return {key: _clone(item) for key, item in value.items()}
+    if type(value) is list:
+        return [_clone(item) for item in value]
+    return value
 
 
 @dataclass(eq=False)
@@ -31,6 +48,43 @@ class LiveTable:
     finished: bool = False
     delivery_failures: int = 0
     dropped: bool = False  # cancelled (not finished by the game)
+    closing_note: str = "cancelled"  # how a dropped table's board says it ended
+    finish_pending: bool = False  # over, but its result could not be recorded yet
+    notices: list[str] = field(default_factory=list)  # channel notes for the delivery task
+    base_board_message_id: int | None = None  # a draft's board id when it was taken
+
+    # ---------------------------------------------------------------- changes
+    def draft(self) -> LiveTable:
+        """A private copy of the table to change and save. The live table changes only when
+        the saved draft is adopted: a failed save leaves it exactly as it was, and nobody
+        (a click, the delivery task) ever sees a change that is not in the database."""
+        row = dataclasses.replace(self.row, seats=_clone(self.row.seats),
+                                  options=_clone(self.row.options), meta=_clone(self.row.meta))
+        return LiveTable(row=row, ui=self.ui, state=self.state,
+                         ai_declined=self.ai_declined,
+                         base_board_message_id=self.row.board_message_id)
+
+    def adopt(self, draft: LiveTable) -> bool:
+        """Make a saved draft the live table. What the delivery task wrote meanwhile (board
+        id, what was DM'd) is kept. True if that differs from what the draft saved, so the
+        caller has it saved again."""
+        stale = False
+        for key in DELIVERY_META:
+            if draft.meta.get(key) != self.meta.get(key):
+                stale = True
+            if key in self.meta:
+                draft.meta[key] = self.meta[key]
+            else:
+                draft.meta.pop(key, None)
+        if draft.row.board_message_id == draft.base_board_message_id:  # the change kept it
+            stale = stale or draft.row.board_message_id != self.row.board_message_id
+            draft.row.board_message_id = self.row.board_message_id
+        self.row = draft.row
+        self.state = draft.state
+        self.ai_declined = draft.ai_declined
+        for seat, events in draft.pending_private.items():
+            self.pending_private[seat].extend(events)
+        return stale
 
     # ---------------------------------------------------------------- identity
     @property
@@ -56,6 +110,11 @@ class LiveTable:
     @property
     def playing(self) -> bool:
         return self.row.status == "playing"
+
+    @property
+    def paused(self) -> str | None:
+        """Why the table is paused (its channel is gone or the bot can't post there)."""
+        return self.meta.get("paused")
 
     @property
     def table_settings(self) -> TableSettings:

@@ -1,20 +1,27 @@
 """The table service: lobby, seats, turns, timers, AI seats, recovery and results.
 
 Generic over engines: it never looks inside a game's state. Every change follows one path,
-`_commit`: per-table lock, engine.apply, persist (the version bump and the new state in one
-transaction), and only then the messages (scheduled on the table's delivery task).
+`_commit`: per-table lock, engine.apply on a draft of the table, persist the draft (the
+version bump and the new state in one transaction), make the saved draft the live table, and
+only then the messages (scheduled on the table's delivery task). A failed save leaves the
+live table exactly as it was, so the next move works once the database does. No Discord call
+is made while a table lock is held: notes for the channel go through the delivery task.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import random
+import sqlite3
 import time
 from typing import TYPE_CHECKING, Any
 
-from bot.storage import StaleVersionError
+import discord
+
+from bot.storage import StaleVersionError, StorageError, StorageUnavailable, UnreadableRow
 from bot.tables.live import LiveTable
 from bot.tables.settings import SERVER_KEY, ServerSettings, resolve_options, resolve_server
 from bot.ui.text import plural
@@ -35,12 +42,25 @@ if TYPE_CHECKING:
 log = logging.getLogger("cardtable.tables")
 RETRY_LIMIT = 5  # delivery attempts after a failure before giving up until the next move
 META_FLUSH_SECONDS = 0.5
+META_RETRY_SECONDS = 5.0  # after the database refused a bookkeeping save
 AI_NAMES = ("Ada", "Babbage", "Turing", "Lovelace", "Hopper", "Knuth", "Shannon", "Dijkstra",
             "Liskov", "Ritchie", "Wirth", "Hamilton")
 
 
 class TableError(Exception):
     """A refusal shown to the user ephemerally; nothing was changed."""
+
+
+class SaveFailed(TableError):
+    """The database refused the save: the change did not happen (memory is unchanged)."""
+
+    def __init__(self) -> None:
+        super().__init__("I couldn't save that: the bot's database is failing right now, so "
+                         "it did **not** happen (your move was not made). Please try again "
+                         "in a moment.")
+
+
+SAVE_RETRY_SECONDS = (1.0, 2.0, 5.0, 10.0, 30.0)  # an AI seat's waits after failed saves
 
 
 def arrange_teams(seats: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
@@ -80,6 +100,8 @@ class TableService:
         self._tick_task: asyncio.Task | None = None
         self._flush_task: asyncio.Task | None = None
         self._meta_dirty: dict[int, LiveTable] = {}
+        self._notes: set[asyncio.Task] = set()  # channel notes waiting for the connection
+        self._notify: dict[int, str] = {}  # user id -> /notify choice
         from bot.delivery import Publisher
 
         self.publisher = Publisher(bot, self)
@@ -97,33 +119,74 @@ class TableService:
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
-        """Re-attach every stored table; timers restart from now (downtime is not charged)."""
-        for row in await self.storage.active_tables():
-            ui = self.uis.get(row.game)
-            if ui is None:
-                log.warning("table %s: game %s is not loaded; left as is", row.id, row.game)
-                continue
-            table = LiveTable(row=row, ui=ui)
-            if row.status == "playing" and row.state:
-                table.state = ui.engine.load(row.state)
-            self.live[row.id] = table
-            if table.playing:
-                if ui.engine.outcome(table.state) is not None:
-                    await self._finish(table)
-                    continue
-                self._reset_deadline(table, force=True)
-                self.meta_changed(table)
-                self._schedule_ai(table)
-                if row.meta.get("delivered_version") != row.version:
-                    self.schedule_delivery(table)  # messages for the last move may be missing
+        """Re-attach every stored table; timers restart from now (downtime is not charged).
+
+        Tables load one by one: one that can't be restored (unreadable row, a game that is
+        not loaded, a state its engine refuses) is quarantined and its channel told, and the
+        others start."""
+        try:
+            rows = await self.storage.active_tables()
+        except sqlite3.DatabaseError as exc:  # a corrupt page past the start-up check
+            raise StorageUnavailable(f"The database file {self.storage.path} is corrupt "
+                                     f"({exc}); restore it from a backup or move it away to "
+                                     "start with an empty one.") from exc
+        for row in rows:
+            try:
+                if isinstance(row, UnreadableRow):
+                    raise ValueError(row.reason)
+                await self._attach(row)
+            except Exception as exc:  # whatever the row did, quarantine it
+                self.live.pop(row.id, None)
+                await self._quarantine(row, exc)
         self._tick_task = asyncio.create_task(self._tick_loop(), name="table-timers")
+
+    async def _attach(self, row) -> None:
+        ui = self.uis.get(row.game)
+        if ui is None:
+            raise ValueError(f"the game {row.game!r} is not loaded")
+        table = LiveTable(row=row, ui=ui)
+        if row.status == "playing":
+            if not row.state:
+                raise ValueError("a game without a state")
+            table.state = ui.engine.load(row.state)
+            over = ui.engine.outcome(table.state) is not None
+        self.live[row.id] = table
+        if not table.playing:
+            return
+        if over:
+            await self._finish(table)
+            return
+        self.meta_changed(table)
+        if table.paused:
+            return  # waits for /board in its channel (see resume)
+        self._reset_deadline(table, force=True)
+        self._schedule_ai(table)
+        if row.meta.get("delivered_version") != row.version:
+            self.schedule_delivery(table)  # messages for the last move may be missing
+
+    async def _quarantine(self, row, exc: Exception) -> None:
+        """Set a table that can't be restored aside (kept in `quarantined_tables`) and tell
+        its channel once the bot is connected."""
+        reason = f"{type(exc).__name__}: {exc}"[:500]
+        log.error("table %s (channel %s, %s) can't be restored and was quarantined: %s",
+                  row.id, row.channel_id, row.game, reason)
+        await self.storage.quarantine_table(row.id, reason)
+        if row.channel_id:
+            game = self.uis.get(row.game or "")
+            name = f"**{game.engine.title}** " if game else ""
+            how = f" `/{game.command} new` starts a new one." if game else ""
+            self._notes.add(task := asyncio.create_task(self.publisher.post_when_ready(
+                row.channel_id, f"⚠️ The {name}game in this channel could not be restored "
+                f"after the bot restarted (its saved data is unreadable); it was set aside for "
+                f"the bot's operator.{how}"), name=f"quarantine-note-{row.id}"))
+            task.add_done_callback(self._notes.discard)
 
     async def stop(self) -> None:
         """Stop timers, AI seats and deliveries without cutting a move in half: each table's
         lock is taken first, so a move being saved finishes before its task is cancelled."""
-        tasks = [t for t in [self._tick_task] if t]
-        if self._tick_task:
-            self._tick_task.cancel()
+        tasks = [t for t in [self._tick_task, *self._notes] if t]
+        for task in tasks:
+            task.cancel()
         for table in list(self.live.values()):
             async with table.lock:
                 for task in (table.ai_task, table.delivery_task):
@@ -180,14 +243,32 @@ class TableService:
         server = await self.server_settings(guild_id)
         meta = {**(meta or {}), "touched": time.time(),
                 "idle_seconds": server.lobby_idle_minutes * 60}
-        row = await self.storage.create_table(
-            guild_id=guild_id, channel_id=channel_id, game=game, host_id=host_id,
-            seats=seats, options=options, meta=meta)
+        try:
+            row = await self.storage.create_table(
+                guild_id=guild_id, channel_id=channel_id, game=game, host_id=host_id,
+                seats=seats, options=options, meta=meta)
+        except StorageError as exc:
+            log.error("channel %s: could not open a lobby: %s", channel_id, exc)
+            raise SaveFailed() from None
         if row is None:
             raise TableError("This channel already has a table.")
         table = LiveTable(row=row, ui=self.uis[game])
         self.live[row.id] = table
         return table
+
+    async def notify_modes(self, user_ids: list[int]) -> dict[int, str]:
+        """Each user's `/notify` choice (`channel` unless they chose otherwise); read from
+        storage once per user and kept."""
+        for uid in user_ids:
+            if uid not in self._notify:
+                stored = await self.storage.get_user_settings(uid)
+                self._notify[uid] = stored.get("notify", "channel")
+        return {uid: self._notify[uid] for uid in user_ids}
+
+    async def set_notify(self, user_id: int, mode: str) -> None:
+        stored = await self.storage.get_user_settings(user_id)
+        await self.storage.set_user_settings(user_id, {**stored, "notify": mode})
+        self._notify[user_id] = mode
 
     async def server_settings(self, guild_id: int | None) -> ServerSettings:
         stored = await self.storage.get_game_settings(guild_id, SERVER_KEY) if guild_id else {}
@@ -228,11 +309,12 @@ class TableService:
                 raise TableError("You're already seated at this table.")
             if len(table.seats) >= table.engine.max_players:
                 raise TableError(f"The table is full ({table.engine.max_players} seats).")
-            table.seats.append({"user_id": user_id, "name": name, "ai": False})
-            invited = table.meta.get("invited") or []
+            draft = table.draft()
+            draft.seats.append({"user_id": user_id, "name": name, "ai": False})
+            invited = draft.meta.get("invited") or []
             if user_id in invited:
                 invited.remove(user_id)
-            await self._save(table)
+            await self._save(table, draft)
         return table
 
     async def leave(self, table_id: int, user_id: int) -> LiveTable | None:
@@ -243,14 +325,15 @@ class TableService:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("You're not seated at this table.")
-            table.seats.pop(seat)
-            humans = [s for s in table.seats if not s.get("ai")]
+            draft = table.draft()
+            draft.seats.pop(seat)
+            humans = [s for s in draft.seats if not s.get("ai")]
             if not humans:
                 await self._drop(table)
                 return None
-            if table.row.host_id == user_id:
-                table.row.host_id = humans[0]["user_id"]
-            await self._save(table)
+            if draft.row.host_id == user_id:
+                draft.row.host_id = humans[0]["user_id"]
+            await self._save(table, draft)
         return table
 
     async def remove_seat(self, table_id: int, user_id: int, seat: int) -> tuple[LiveTable, str]:
@@ -266,8 +349,9 @@ class TableService:
             if table.seats[seat].get("user_id") == user_id:
                 raise TableError("That's your own seat: use **Leave** (the lobby passes to "
                                  "the next player) or **Cancel**.")
-            removed = table.seats.pop(seat)
-            await self._save(table)
+            draft = table.draft()
+            removed = draft.seats.pop(seat)
+            await self._save(table, draft)
         return table, removed["name"]
 
     async def resign(self, table_id: int, user_id: int) -> tuple[LiveTable, str]:
@@ -286,19 +370,21 @@ class TableService:
                 cancelled = True
             else:
                 cancelled = False
-                info = table.seats[seat]
+                draft = table.draft()
+                info = draft.seats[seat]
                 info.update(ai=True, left=True)
                 info.pop("replaced", None)
-                if table.row.host_id == user_id:
-                    table.row.host_id = others[0]["user_id"]
+                if draft.row.host_id == user_id:
+                    draft.row.host_id = others[0]["user_id"]
                 for key in ("expiries", "expired_turns"):
-                    table.meta.get(key, {}).pop(str(seat), None)
+                    draft.meta.get(key, {}).pop(str(seat), None)
                 note = f"🚪 {{P{seat}}} left the game; an AI plays their seat from now on."
-                table.add_log([public("left", note)])
-                self._reset_deadline(table)
-                await self._save(table)
+                draft.add_log([public("left", note)])
+                self._reset_deadline(draft)
+                await self._save(table, draft)
         if cancelled:
-            await self.publisher.show_closed(table, "cancelled: the last player left")
+            table.closing_note = "cancelled: the last player left"
+            self.schedule_delivery(table)
             return table, f"🚪 {table.names[seat]} left; nobody else was playing, so the " \
                           "game was cancelled."
         self._schedule_ai(table)
@@ -315,8 +401,9 @@ class TableService:
                 raise TableError(f"The table is full ({table.engine.max_players} seats).")
             used = {s["name"] for s in table.seats}
             name = next((f"🤖 {n}" for n in AI_NAMES if f"🤖 {n}" not in used), "🤖 AI")
-            table.seats.append({"user_id": None, "name": name, "ai": True})
-            await self._save(table)
+            draft = table.draft()
+            draft.seats.append({"user_id": None, "name": name, "ai": True})
+            await self._save(table, draft)
         return table
 
     async def start_game(self, table_id: int, user_id: int) -> LiveTable:
@@ -333,25 +420,25 @@ class TableService:
             fixed = self.settings.game_seed
             seed = (fixed * 1_000_003 + table.id if fixed is not None
                     else int.from_bytes(os.urandom(6), "big"))
+            draft = table.draft()
             if table.table_settings.shuffle_seats:
-                random.Random(seed).shuffle(table.seats)
+                random.Random(seed).shuffle(draft.seats)
             if table.team_count >= 2:
-                table.row.seats = arrange_teams(table.seats, table.team_count)
+                draft.row.seats = arrange_teams(draft.seats, table.team_count)
             try:
                 state = engine.new_game(n, seed, table.game_options)
             except (GameError, ValueError) as exc:
                 raise TableError(f"Can't start with these options: {exc}") from None
-            table.state = state
-            table.row.status = "playing"
-            table.row.started_at = time.time()
-            table.row.state = engine.dump(state)
-            table.meta["seed"] = seed
+            draft.state = state
+            draft.row.status = "playing"
+            draft.row.started_at = time.time()
+            draft.meta["seed"] = seed
             # The lobby was an interaction reply; the board is a message of the bot's own.
-            table.meta["lobby_message_id"] = table.row.board_message_id
-            table.row.board_message_id = None
-            table.add_log([public("start", f"The game begins with {n} players.")])
-            self._reset_deadline(table, force=True)
-            await self._save(table)
+            draft.meta["lobby_message_id"] = draft.row.board_message_id
+            draft.row.board_message_id = None
+            draft.add_log([public("start", f"The game begins with {n} players.")])
+            self._reset_deadline(draft, force=True)
+            await self._save(table, draft)
         self._schedule_ai(table)
         self.schedule_delivery(table)
         return table
@@ -365,8 +452,9 @@ class TableService:
                 raise TableError("Join the table first, then pick a team.")
             if not 0 <= team < table.team_count:
                 raise TableError("There is no such team.")
-            table.seats[seat]["team"] = team
-            await self._save(table)
+            draft = table.draft()
+            draft.seats[seat]["team"] = team
+            await self._save(table, draft)
         return table
 
     async def cancel(self, table_id: int, user_id: int, *, moderator: bool) -> LiveTable:
@@ -375,7 +463,8 @@ class TableService:
             if user_id != table.row.host_id and not moderator:
                 raise TableError("Only the host or a moderator can cancel this table.")
             await self._drop(table)
-        await self.publisher.show_closed(table, "cancelled")
+        # closed by the delivery task, after any board post under way (which it then closes)
+        self.schedule_delivery(table)
         return table
 
     # ------------------------------------------------------------------ playing
@@ -387,18 +476,20 @@ class TableService:
         async with table.lock:
             if not table.playing:
                 raise TableError("The game hasn't started yet.")
+            need_unpaused(table)
             if version is not None and version != table.version:
                 raise TableError("This board is out of date (someone moved since). "
                                  "Open **Take my turn** again.")
             seat = self.seat_for(table, user_id)
-            if table.seats[seat].get("replaced"):
-                table.seats[seat]["ai"] = False
-                table.seats[seat].pop("replaced", None)
-                table.add_log([public("back", f"{{P{seat}}} is back and plays again.")])
+            draft = table.draft()
+            if draft.seats[seat].get("replaced"):
+                draft.seats[seat]["ai"] = False
+                draft.seats[seat].pop("replaced", None)
+                draft.add_log([public("back", f"{{P{seat}}} is back and plays again.")])
+            draft.meta.setdefault("expiries", {}).pop(str(seat), None)
+            draft.meta.setdefault("expired_turns", {}).pop(str(seat), None)
             text = render_seats(table.engine.describe(table.state, action), table.names)
-            events = await self._commit(table, seat, action)
-            table.meta.setdefault("expiries", {}).pop(str(seat), None)
-            table.meta.setdefault("expired_turns", {}).pop(str(seat), None)
+            events = await self._commit(table, seat, action, draft)
         secrets = [render_seats(e.text, table.names) for e in events
                    if e.visible_to is not None and seat in e.visible_to]
         return table, text, secrets
@@ -414,11 +505,14 @@ class TableService:
                              "do that.")
         return seat
 
-    async def _commit(self, table: LiveTable, seat: int, action: Any) -> list[Event]:
-        """Apply, persist, then schedule messages. Caller holds the table lock."""
+    async def _commit(self, table: LiveTable, seat: int, action: Any,
+                      draft: LiveTable | None = None) -> list[Event]:
+        """Apply on a draft (one the caller already changed, or a fresh one), save it, make
+        it the live table, then schedule messages. Caller holds the table lock."""
         engine = table.engine
+        draft = draft or table.draft()
         try:
-            step = engine.apply(table.state, seat, action)
+            step = engine.apply(draft.state, seat, action)
         except NotYourTurnError:
             waiting = ", ".join(table.names[s] for s in sorted(engine.waiting_for(table.state)))
             raise TableError(f"It's not your turn{' — waiting for ' + waiting if waiting else ''}."
@@ -428,18 +522,15 @@ class TableService:
         except (IllegalActionError, GameError, ValueError) as exc:
             detail = str(exc).strip()
             raise TableError(detail or "That move isn't allowed right now.") from None
-        previous_version = table.version
-        table.state = step.state
-        table.row.state = engine.dump(step.state)
-        table.row.version = previous_version + 1
+        draft.state = step.state
         events = list(step.events)
-        table.add_log(events)
+        draft.add_log(events)
         for event in events:
             if event.visible_to is not None:
                 for who in event.visible_to:
-                    table.pending_private[who].append(event)
-        self._reset_deadline(table, actor=seat)
-        await self.storage.save_table(table.row, expected_version=previous_version)
+                    draft.pending_private[who].append(event)
+        self._reset_deadline(draft, actor=seat)
+        await self._save(table, draft)
         if engine.outcome(table.state) is not None:
             await self._finish(table)
         else:
@@ -448,17 +539,26 @@ class TableService:
         return events
 
     async def _finish(self, table: LiveTable) -> None:
+        """Record the result and drop the table, in one transaction. If the database refuses,
+        the final move stays saved and the timer loop tries again (so does a restart)."""
         result = table.engine.outcome(table.state)
+        try:
+            match_id = await self.storage.finish_table(
+                table.row, scores=result.scores, winners=result.winners,
+                reason=render_seats(result.reason, table.names), finished_at=time.time())
+        except StorageError as exc:
+            table.finish_pending = True
+            log.error("table %s: could not record the result yet: %s", table.id, exc)
+            return
+        table.finish_pending = False
+        table.meta["match_id"] = match_id
         table.finished = True
         self.live.pop(table.id, None)
-        table.meta["match_id"] = await self.storage.finish_table(
-            table.row, scores=result.scores, winners=result.winners,
-            reason=render_seats(result.reason, table.names), finished_at=time.time())
         self.schedule_delivery(table)
 
     # ------------------------------------------------------------------ AI seats
     def _schedule_ai(self, table: LiveTable) -> None:
-        if table.finished or not table.playing:
+        if table.finished or not table.playing or table.paused:
             return
         if table.ai_task is not None and not table.ai_task.done():
             return
@@ -479,8 +579,9 @@ class TableService:
         return None
 
     async def _run_ai(self, table: LiveTable) -> None:
+        failures = 0
         try:
-            while not table.finished:
+            while not table.finished and not table.paused:
                 pick = self._next_ai_seat(table)
                 if pick is None:
                     return
@@ -502,12 +603,24 @@ class TableService:
                                              | {seat})
                         continue
                     try:
-                        await self._commit(table, seat, action)
-                    except TableError as exc:
-                        log.error("table %s: AI seat %s chose an illegal move: %s",
-                                  table.id, seat, exc)
-                        fallback = table.engine.default_action(table.state, seat)
-                        await self._commit(table, seat, fallback)
+                        try:
+                            await self._commit(table, seat, action)
+                        except SaveFailed:
+                            raise
+                        except TableError as exc:
+                            log.error("table %s: AI seat %s chose an illegal move: %s",
+                                      table.id, seat, exc)
+                            fallback = table.engine.default_action(table.state, seat)
+                            await self._commit(table, seat, fallback)
+                        failures = 0
+                        continue
+                    except SaveFailed:
+                        wait = SAVE_RETRY_SECONDS[min(failures, len(SAVE_RETRY_SECONDS) - 1)]
+                        failures += 1
+                # the database refused the AI's move: the table is as it was; try again
+                log.warning("table %s: AI seat %s's move could not be saved; trying again in "
+                            "%.0f s", table.id, seat, wait)
+                await asyncio.sleep(wait)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -547,12 +660,20 @@ class TableService:
             await asyncio.sleep(self.settings.timer_tick)
             now = time.time()
             for table in list(self.live.values()):
+                if table.finish_pending:
+                    async with table.lock:
+                        if table.finish_pending:
+                            await self._finish(table)
+                    continue
                 deadline = table.meta.get("deadline")
                 try:
-                    if table.playing and deadline and now >= deadline:
+                    if table.playing and not table.paused and deadline and now >= deadline:
                         await self.expire(table.id)
                     elif not table.playing and now >= self._lobby_expiry(table):
                         await self.expire_lobby(table.id)
+                except SaveFailed:
+                    log.warning("table %s: a timed-out change could not be saved; trying "
+                                "again", table.id)
                 except Exception:
                     log.exception("table %s: timer failed", table.id)
 
@@ -590,9 +711,10 @@ class TableService:
                         table.state):
                     continue
                 action = engine.default_action(table.state, seat)
-                expiries = table.meta.setdefault("expiries", {})
-                counted = table.meta.setdefault("expired_turns", {})
-                turn = table.meta.get("turn_starts", {}).get(str(seat))
+                draft = table.draft()
+                expiries = draft.meta.setdefault("expiries", {})
+                counted = draft.meta.setdefault("expired_turns", {})
+                turn = draft.meta.get("turn_starts", {}).get(str(seat))
                 count = expiries.get(str(seat), 0)
                 if turn is None or counted.get(str(seat)) != turn:
                     count += 1  # the first step of this turn to time out
@@ -600,24 +722,27 @@ class TableService:
                 expiries[str(seat)] = count
                 note = [public("timeout", f"⏰ {{P{seat}}} ran out of time.")]
                 if count >= limit:
-                    table.seats[seat]["ai"] = True
-                    table.seats[seat]["replaced"] = True
+                    draft.seats[seat]["ai"] = True
+                    draft.seats[seat]["replaced"] = True
                     note.append(public("replaced", f"🤖 An AI now plays for {{P{seat}}} "
                                        f"({plural(count, 'turn')} timed out). Act again to "
                                        "take it back."))
                     expiries.pop(str(seat), None)
                     counted.pop(str(seat), None)
-                table.add_log(note)
-                await self._commit(table, seat, action)
+                draft.add_log(note)
+                await self._commit(table, seat, action, draft)
                 if count >= limit:
                     replaced.append(render_seats(note[-1].text, table.names))
-        for text in replaced:  # no Discord call while the table lock is held
-            await self.publisher.announce(table, text)
+        if replaced:  # posted by the delivery task: no Discord call in the lock or the timers
+            table.notices.extend(replaced)
+            self.schedule_delivery(table)
 
     # ------------------------------------------------------------------ delivery
     def schedule_delivery(self, table: LiveTable) -> None:
-        if table.dropped:
-            return  # cancelled: its messages were closed already
+        """Have the table's delivery task bring its messages up to date (or, for a cancelled
+        table, close them: in the same task, so a board being posted is closed too)."""
+        if table.paused and not table.dropped:
+            return
         table.dirty = True
         if table.delivery_task is None or table.delivery_task.done():
             table.delivery_task = asyncio.create_task(self._deliver(table),
@@ -627,11 +752,20 @@ class TableService:
         while table.dirty:
             table.dirty = False
             try:
+                if table.dropped:
+                    await self.publisher.show_closed(table, table.closing_note)
+                    for note in table.notices:
+                        with contextlib.suppress(discord.HTTPException):
+                            await self.publisher.announce(table, note)
+                    return
                 await self.publisher.sync(table)
                 table.delivery_failures = 0
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
+                if not (table.dropped or table.finished) and (why := channel_unusable(exc)):
+                    await self.pause(table, why)
+                    return
                 # Discord refused or rate limited us beyond discord.py's own retries: try
                 # again a little later so the board and DMs do not stay behind.
                 table.delivery_failures += 1
@@ -651,34 +785,115 @@ class TableService:
 
     async def _flush_meta_soon(self) -> None:
         await asyncio.sleep(META_FLUSH_SECONDS)
-        await self.flush_meta()
+        try:
+            await self.flush_meta()
+        except StorageError as exc:
+            log.warning("bookkeeping of %d table(s) could not be saved (%s); trying again in "
+                        "%.0f s", len(self._meta_dirty), exc, META_RETRY_SECONDS)
+            await asyncio.sleep(META_RETRY_SECONDS)
+            if self._meta_dirty:
+                self._flush_task = asyncio.create_task(self._flush_meta_soon(),
+                                                       name="meta-flush")
 
     async def flush_meta(self) -> None:
-        batch = [t.row for t in self._meta_dirty.values()]
+        """Save the bookkeeping of every table that changed; if the database refuses, they
+        stay queued (StorageError)."""
+        tables = dict(self._meta_dirty)
         self._meta_dirty.clear()
-        if batch:
-            await self.storage.save_metas(batch)
+        if not tables:
+            return
+        try:
+            await self.storage.save_metas([t.row for t in tables.values()])
+        except StorageError:
+            for table_id, table in tables.items():
+                self._meta_dirty.setdefault(table_id, table)
+            raise
 
     # ------------------------------------------------------------------ helpers
     def _need_lobby(self, table: LiveTable) -> None:
         if table.playing:
             raise TableError("The game has already started.")
 
-    async def _save(self, table: LiveTable) -> None:
+    async def _save(self, table: LiveTable, draft: LiveTable) -> None:
+        """Save a changed draft of `table` as its next version, then make it the live table.
+        If the save fails the live table is untouched (SaveFailed)."""
         previous = table.version
-        table.row.version = previous + 1
-        if not table.playing:
-            table.meta["touched"] = time.time()  # a lobby's idle time starts again
+        draft.row.version = previous + 1
+        if draft.state is not None and draft.state is not table.state:
+            draft.row.state = table.engine.dump(draft.state)
+        if not draft.playing:
+            draft.meta["touched"] = time.time()  # a lobby's idle time starts again
         try:
-            await self.storage.save_table(table.row, expected_version=previous)
+            await self.storage.save_table(draft.row, expected_version=previous)
         except StaleVersionError:
-            table.row.version = previous
+            log.error("table %s: the stored table is not at version %s", table.id, previous)
             raise TableError("The table changed meanwhile; please try again.") from None
+        except StorageError as exc:
+            log.error("table %s: save failed, nothing changed: %s", table.id, exc)
+            raise SaveFailed() from None
+        if table.adopt(draft):
+            self.meta_changed(table)  # the delivery task wrote something after the draft
 
     async def _drop(self, table: LiveTable) -> None:
+        try:
+            await self.storage.delete_table(table.id)
+        except StorageError as exc:
+            log.error("table %s: could not delete it: %s", table.id, exc)
+            raise SaveFailed() from None
         table.finished = table.dropped = True
         self.live.pop(table.id, None)
         for task in (table.ai_task,):
             if task and not task.done() and task is not asyncio.current_task():
                 task.cancel()
-        await self.storage.delete_table(table.id)
+
+    # ------------------------------------------------------------------ pause / resume
+    async def pause(self, table: LiveTable, why: str) -> None:
+        """Stop a table whose channel is gone or unwritable (no AI moves, no timers, no
+        deliveries) instead of playing it out unseen, and tell its host by DM once."""
+        log.warning("table %s: paused: %s", table.id, why)
+        table.meta["paused"] = why
+        table.meta["deadline"] = None
+        self.meta_changed(table)
+        if table.ai_task and not table.ai_task.done() and table.ai_task is not \
+                asyncio.current_task():
+            table.ai_task.cancel()
+        command = table.ui.command
+        text = (f"⏸️ Your **{table.engine.title}** table in <#{table.row.channel_id}> is "
+                f"paused: {why}. Nothing moves and nothing is recorded until it is fixed; "
+                + ("it can't go on without its channel." if "deleted" in why else
+                   f"then use `/{command} board` in that channel to carry on (or "
+                   f"`/{command} cancel` to end it)."))
+        with contextlib.suppress(Exception):  # (a closed DM's channel note fails too)
+            await self.publisher.dm(table, table.row.host_id, content=text)
+
+    async def resume(self, table: LiveTable) -> bool:
+        """Carry on with a paused table (`/<game> board` in its channel); False if it was not
+        paused. Timers restart from now."""
+        async with table.lock:
+            if not table.paused:
+                return False
+            table.meta.pop("paused", None)
+            self._reset_deadline(table, force=True)
+            self.meta_changed(table)
+        self._schedule_ai(table)
+        self.schedule_delivery(table)
+        return True
+
+
+def need_unpaused(table: LiveTable) -> None:
+    """Refuse moves (and move panels) while a table is paused."""
+    if table.paused:
+        raise TableError(f"This table is paused: {table.paused}. Once that is fixed, "
+                         f"`/{table.ui.command} board` in its channel carries on.")
+
+
+def channel_unusable(exc: BaseException) -> str | None:
+    """Why a table's channel can't be used, if a delivery failed for that reason: deleted
+    (404 Unknown Channel, code 10003) or the bot lacks View Channel (403 Missing Access,
+    50001) or Send Messages / Embed Links (403 Missing Permissions, 50013)."""
+    if isinstance(exc, discord.NotFound) and exc.code == 10003:
+        return "its channel was deleted"
+    if isinstance(exc, discord.Forbidden) and exc.code in (50001, 50013):
+        return ("I can't post in its channel (I need the View Channel, Send Messages and "
+                "Embed Links permissions there)")
+    return None

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.tables.service import TableError
+from bot.tables.service import TableError, need_unpaused
 from bot.ui import panel, render
 from bot.ui.components import PanelSelect, RoutedView, TableButton
 from bot.ui.replies import reply, reply_error
@@ -34,6 +34,18 @@ def is_moderator(interaction: discord.Interaction) -> bool:
 
 def display_name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
+
+
+# What the bot needs in a table's channel to post and update its board.
+BOARD_PERMISSIONS = (("view_channel", "View Channel"), ("send_messages", "Send Messages"),
+                     ("embed_links", "Embed Links"))
+
+
+def missing_channel_permissions(interaction: discord.Interaction) -> str:
+    """The board permissions the bot lacks in the interaction's channel, by name ("" if
+    none). Discord sends the bot's permissions there with every interaction."""
+    perms = interaction.app_permissions
+    return " and ".join(name for attr, name in BOARD_PERMISSIONS if not getattr(perms, attr))
 
 
 class TableInteractions:
@@ -77,6 +89,12 @@ class TableInteractions:
         await self._lobby_changed(interaction, table, "")
 
     async def _op_start(self, interaction, table_id, _arg):
+        missing = missing_channel_permissions(interaction)
+        if missing:
+            # The start note would promise a board that can never come: say why instead.
+            raise TableError(f"I can't post the board in this channel: I'm missing the "
+                             f"{missing} permission here. Ask a moderator to allow it, then "
+                             "press **Start** again.")
         table = await self.service.start_game(table_id, interaction.user.id)
         names = ", ".join(table.names)
         await interaction.response.edit_message(
@@ -100,7 +118,8 @@ class TableInteractions:
     async def _op_resign(self, interaction, table_id, _arg):
         _table, notice = await self.service.resign(table_id, interaction.user.id)
         await interaction.response.edit_message(content=f"You left. {notice}", view=None)
-        await self.service.publisher.announce(_table, notice)
+        _table.notices.append(notice)  # posted by the table's delivery task
+        self.service.schedule_delivery(_table)
 
     async def on_remove(self, interaction: discord.Interaction, table_id: int,
                         value: str) -> None:
@@ -146,6 +165,7 @@ class TableInteractions:
         self.service.meta_changed(table)
 
     async def _op_cancel(self, interaction, table_id, _arg):
+        """Answered first; the board or lobby message is closed by the delivery task."""
         table = self.service.get(table_id)
         await self.service.cancel(table_id, interaction.user.id,
                                   moderator=is_moderator(interaction))
@@ -222,6 +242,7 @@ class TableInteractions:
                          note: str = "") -> None:
         if not table.playing:
             raise TableError("The game hasn't started yet.")
+        need_unpaused(table)
         engine = table.engine
         if seat not in engine.to_act(table.state):
             waiting = ", ".join(table.names[s] for s in sorted(engine.waiting_for(table.state)))

@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.pictures import Picture, alt_text, cards, theme
 from bot.pictures.canvas import PAD, Canvas, encode
+from bot.pictures.fonts import width
 from engines.six_suit.cards import LABELS, NAMES
 
 CW, CH = 72, 100          # a pile's top card on the board
@@ -56,14 +57,14 @@ def _panel(canvas: Canvas, x: int, y: int, view: dict[str, Any], names: list[str
     right = f"{seat['score']} pt" + ("" if seat["score"] == 1 else "s")
     if teams:
         right = f"Team {seat['team'] + 1} · {right}"
-    right_w = canvas.text((0, -100), right, 22)  # measure only (drawn off the canvas)
+    right_w = width(right, 22)
     canvas.text((x + PANEL_W - 12, y + 14), right, 22, theme.MUTED, anchor="rt")
     canvas.name((tx, y + 12), f"{i + 1}. {_name(names, i)}", 24,
-                width=x + PANEL_W - 24 - right_w - tx)
+                max_width=x + PANEL_W - 24 - right_w - tx)
     cy = y + 12 + 30 + 6
     if alive:
         for k, label in enumerate(seat["piles"]):
-            canvas.card(_sprite(label, CW, CH), (x + 12 + k * (CW + GAP), cy))
+            canvas.card(_sprite(label, CW, CH), (x + 12 + k * (CW + GAP), cy), on=theme.PANEL)
     else:
         canvas.text((x + PANEL_W / 2, cy + CH / 2 - 14), "GHOST", 34, theme.MUTED, anchor="mm")
         canvas.text((x + PANEL_W / 2, cy + CH / 2 + 22), "eliminated - plays on, no piles", 19,
@@ -116,9 +117,9 @@ def _top(canvas: Canvas, view: dict[str, Any], names: list[str]) -> None:
     for k, line in enumerate(lines):
         if k == 1:
             canvas.name((info_x, y + 4 + k * 34), line, 26, theme.ACCENT,
-                        width=canvas.width - info_x - PAD)
+                        max_width=canvas.width - info_x - PAD)
         else:
-            canvas.text((info_x, y + 4 + k * 34), line, 24, width=canvas.width - info_x - PAD)
+            canvas.text((info_x, y + 4 + k * 34), line, 24, max_width=canvas.width - info_x - PAD)
 
 
 def _columns(n: int) -> int:

@@ -69,7 +69,11 @@ class BotRunner:
                       log_level="INFO", game_seed=int(os.environ.get("E2E_GAME_SEED", "1")),
                       # fake.settle() cannot see a request waiting in the bot's own budget,
                       # so tests opt in (test_foundation checks the budget under limits)
-                      rest_requests_per_second=0)
+                      rest_requests_per_second=0,
+                      # drawing a picture happens off the REST path, so settle() could
+                      # return before a picture-carrying message went out on a busy
+                      # machine: pictures are tested in test_pictures.py (synced waits)
+                      pictures=False)
         values.update(overrides)
         return Settings(_env_file=None, **values)
 

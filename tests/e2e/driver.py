@@ -16,6 +16,39 @@ from fakediscord.text import iter_custom_ids
 CONFIRM = "✅"
 
 
+def dm_updates(fake: FakeDiscord, user: User) -> list[MessageVersion]:
+    """Every state the bot showed in `user`'s DMs, oldest first: each new DM and each edit
+    of the living one (deleted DMs included)."""
+    channel = fake._dm_channels.get(user.id)
+    if channel is None:
+        return []
+    return [v for m in fake.channel_messages(channel, include_deleted=True)
+            for v in m.versions()]
+
+
+def pings(fake: FakeDiscord, user: User, channel) -> int:
+    """New messages in `channel` that pinged `user`: their mention in the content and
+    allowed_mentions letting it through (an edit never pings)."""
+    count = 0
+    for call in fake.calls:
+        if call.method != "POST" or call.path != f"/channels/{channel.id}/messages":
+            continue
+        body = call.json or {}
+        if f"<@{user.id}>" not in (body.get("content") or ""):
+            continue
+        allowed = body.get("allowed_mentions")
+        if (allowed is None or "users" in allowed.get("parse", [])
+                or user.id in {int(u) for u in allowed.get("users", [])}):
+            count += 1
+    return count
+
+
+def notifying_dms(fake: FakeDiscord, user: User) -> list[Message]:
+    """The DMs that notified `user`: each new message (edits do not notify)."""
+    channel = fake._dm_channels.get(user.id)
+    return [] if channel is None else fake.channel_messages(channel, include_deleted=True)
+
+
 @dataclass
 class TableDriver:
     fake: FakeDiscord
@@ -63,7 +96,10 @@ class TableDriver:
         return next((u for u in self.players if u.id == uid), None)
 
     # ------------------------------------------------------------------ lobby
-    async def open(self, host: User, others: list[User], ai: int = 0, options: str | None = None):
+    async def open(self, host: User, others: list[User], ai: int = 0, options: str | None = None,
+                   before_start=None):
+        """`/<game> new`, everyone joins, AI seats added, Start. `before_start(lobby)`, if
+        given, is awaited just before Start (e.g. to choose teams)."""
         # texts from earlier games in this channel may name the same cards legitimately
         for user in [host, *others, self.world.outsider]:
             self.earlier[user.id] = set(self.fake.visible_texts(user))
@@ -79,6 +115,8 @@ class TableDriver:
             assert not answer.ephemeral, answer.text
         for _ in range(ai):
             await self.click(host, lobby, "Add AI")
+        if before_start is not None:
+            await before_start(lobby)
         await self.click(host, lobby, "Start")
         await self.synced()
         return lobby
@@ -170,8 +208,9 @@ class TableDriver:
         return "…" if required else ""
 
     async def play_to_end(self, *, max_moves: int = 2000, check_leaks_every: int = 1,
-                          choose=None) -> int:
-        """Every waiting human moves through the panel until the game is over."""
+                          choose=None, pause_after: int | None = None) -> int:
+        """Every waiting human moves through the panel until the game is over (or, with
+        `pause_after`, until they made that many moves: the game may go on)."""
         moves = stale = 0
         while self.table is not None and moves < max_moves:
             table = self.table
@@ -197,6 +236,8 @@ class TableDriver:
             await self.synced()
             if moves % check_leaks_every == 0:
                 self.assert_no_leaks()
+            if moves == pause_after:
+                return moves
         assert self.table is None, "game did not finish"
         return moves
 

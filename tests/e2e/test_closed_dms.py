@@ -8,38 +8,21 @@ working."""
 from __future__ import annotations
 
 import asyncio
-import itertools
 
 import pytest
 
-from tests.e2e.driver import TableDriver
+from tests.e2e import screens
+from tests.e2e.driver import TableDriver, dm_updates
 
 pytestmark = pytest.mark.e2e
 
-NOTICE = "can't send you direct messages"
-
 
 def refused_dms(fake, user) -> list:
-    dm = fake.dm_channel(user)
-    return [c for c in fake.calls
-            if c.status == 403 and c.method == "POST" and c.path.endswith(f"/channels/{dm.id}/messages")]
+    return screens.refused_dms(fake, user)
 
 
 def notices(fake, world) -> list[str]:
-    return [m.text for m in fake.channel_messages(world.channel) if NOTICE in m.text]
-
-
-def interactions_by(fake, user) -> list[float]:
-    return sorted(p.dispatched_at for p in fake.interactions.values() if p.user.id == user.id)
-
-
-def assert_one_refusal_per_interaction(fake, user) -> None:
-    """Between two interactions of the user (and before the first), at most one refused DM."""
-    times = [float("-inf"), *interactions_by(fake, user), float("inf")]
-    refusals = [c.time for c in refused_dms(fake, user)]
-    for start, end in itertools.pairwise(times):
-        inside = [t for t in refusals if start <= t < end]
-        assert len(inside) <= 1, (len(inside), "refused DMs between two interactions")
+    return [m.text for m in fake.channel_messages(world.channel) if screens.NOTICE in m.text]
 
 
 async def private_changes(d: TableDriver, seat: int, count: int) -> None:
@@ -85,11 +68,12 @@ async def test_a_closed_dm_player_costs_one_refusal_until_they_interact(fake, wo
     assert len(refused_dms(fake, closed)) == 2  # one try after the click, then paused again
     assert len(notices(fake, world)) == 1  # the channel is told once
     closed.dm_open = True
-    before = len(fake.dms(closed))
+    before = len(dm_updates(fake, closed))
     await d.click(closed, d.board(), "My hand")
     await private_changes(d, seat, 1)
     await d.synced()
-    assert len(fake.dms(closed)) == before + 1 and "Your Suspense hand" in fake.dms(closed)[-1].text
+    assert len(dm_updates(fake, closed)) == before + 1
+    assert "Your Suspense hand" in fake.dms(closed)[-1].text
     assert len(refused_dms(fake, closed)) == 2
     d.players.append(closed)
     d.assert_no_leaks()

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from tests.e2e.driver import TableDriver
+from tests.e2e.driver import TableDriver, dm_updates
 
 pytestmark = pytest.mark.e2e
 
@@ -28,7 +28,7 @@ async def play_moves(d: TableDriver, count: int, *, wait_for_delivery: bool) -> 
 
 def assert_no_dm_repeats_the_last(fake, users) -> None:
     for user in users:
-        texts = [m.text for m in fake.dms(user)]
+        texts = [v.text for v in dm_updates(fake, user)]
         assert len(texts) > 1
         repeats = [a for a, b in itertools.pairwise(texts) if a == b]
         assert not repeats, (user.name, repeats[0][:200])

@@ -15,7 +15,7 @@ import pytest
 
 from engines.hidden_rules.decks import ACTIONS, TRIGGERS, broken
 from engines.hidden_rules.rules import Play
-from tests.e2e.driver import TableDriver
+from tests.e2e.driver import TableDriver, dm_updates
 
 pytestmark = pytest.mark.e2e
 
@@ -299,7 +299,7 @@ async def test_enforcement_accept_and_challenges_by_commands_and_panel(fake, wor
         verdict = "rule broken" if want_right else "not broken"
         assert verdict in d.board().text
         # the challenger was shown the rule privately; the third player and outsiders never
-        dm_text = "\n".join(m.text for m in fake.dms(user))
+        dm_text = "\n".join(v.text for v in dm_updates(fake, user))
         assert trigger_label in dm_text and action_label in dm_text
         assert trigger_label in (await fake.slash(user, f"{CMD} hand",
                                                   channel=world.channel)).text
@@ -436,7 +436,7 @@ async def test_referee_takes_back_broken_plays(fake, world, bots, bot):
     assert "Referee:" in seen_by(fake, world.outsider)
     holder_rule = rule_labels(d, record["holder"])
     if record["holder"] != 0:  # the AI's rule was shown to alice, privately
-        dm_text = "\n".join(m.text for m in fake.dms(world.alice))
+        dm_text = "\n".join(v.text for v in dm_updates(fake, world.alice))
         assert holder_rule[0] in dm_text
         assert holder_rule[0] not in seen_by(fake, world.outsider)
     d.assert_no_leaks()

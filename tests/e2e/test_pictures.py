@@ -18,6 +18,11 @@ COMMANDS = {"six_suit": "sixsuit", "taboo": "taboo", "hidden_rules": "hiddenrule
 GAME_LIST = [g for g in COMMANDS if g in GAMES]
 
 
+@pytest.fixture
+async def bot(bots):
+    return await bots.start(pictures=True)
+
+
 def only_picture(message) -> dict:
     [attachment] = message.attachments
     assert attachment["filename"].endswith(".png")

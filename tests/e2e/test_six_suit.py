@@ -24,7 +24,7 @@ from cogs.six_suit.cog import SixSuitUI
 from engines import ENGINES
 from engines.six_suit.cards import LABELS, SHARED
 from engines.six_suit.rules import Consent, Discard, Play, Predict, Veto
-from tests.e2e.driver import CONFIRM, TableDriver
+from tests.e2e.driver import CONFIRM, TableDriver, dm_updates
 
 pytestmark = pytest.mark.e2e
 
@@ -491,7 +491,8 @@ async def test_the_board_follows_the_turn_with_a_ping_in_at_most_two_public_call
     seen = {"reposted": 0, "edited": 0}
     for _ in range(6):
         before = d.board()
-        parts, dms = private_parts(), {user.id: len(fake.dms(user)) for user in humans}
+        parts = private_parts()
+        dms = {user.id: len(dm_updates(fake, user)) for user in humans}
         waiting = d.table.engine.waiting_for(d.table.state)
         _, user = mover(d)
         mark = fake.mark()
@@ -507,7 +508,10 @@ async def test_the_board_follows_the_turn_with_a_ping_in_at_most_two_public_call
             assert fake.channel_messages(world.channel)[-1] is board
             [next_seat] = now
             assert board.content.startswith(f"🎯 <@{d.seat_user(next_seat).id}>, it's your move")
-            assert "users" in public[0].json["allowed_mentions"]["parse"]
+            # the player to act is pinged (their /notify is the default, `channel`)
+            mentions = public[0].json["allowed_mentions"]
+            assert [int(u) for u in mentions["users"]] == [d.seat_user(next_seat).id]
+            assert mentions["parse"] == []
             seen["reposted"] += 1
         else:
             assert [c.method for c in public] == ["PATCH"], [c.route for c in public]
@@ -515,6 +519,7 @@ async def test_the_board_follows_the_turn_with_a_ping_in_at_most_two_public_call
             seen["edited"] += 1
         after = private_parts()
         changed = {uid for uid in parts if parts[uid] != after[uid]}
-        assert {user.id for user in humans if len(fake.dms(user)) > dms[user.id]} == changed
-        assert all(len(fake.dms(user)) - dms[user.id] <= 1 for user in humans)
+        assert {user.id for user in humans
+                if len(dm_updates(fake, user)) > dms[user.id]} == changed
+        assert all(len(dm_updates(fake, user)) - dms[user.id] <= 1 for user in humans)
     assert seen["reposted"] and seen["edited"], seen

@@ -8,7 +8,7 @@ import pytest
 from engines.cards import JOKER, Card
 from engines.core import render_seats
 from engines.suit_taboo.rules import Build, Cast, DropOut, Pick
-from tests.e2e.driver import TableDriver
+from tests.e2e.driver import TableDriver, dm_updates
 
 pytestmark = pytest.mark.e2e
 
@@ -134,14 +134,14 @@ async def test_every_move_by_slash_command_with_autocomplete_and_refusals(fake, 
                                     in c["name"] for c in narrowed)
             from_hand = str(card) in you["hand"]
             target_user = d.seat_user(target)
-            before = len(fake.dms(target_user)) if target_user else 0
+            before = len(dm_updates(fake, target_user)) if target_user else 0
             result = await fake.slash(user, "suittaboo cast", {"shot": choices[-1]["value"]},
                                       channel=d.channel)
             used.add("cast")
             await fake.settle()
             if from_hand and target_user is not None:
                 # "a card from your hand is seen only by its target": the target's DM shows it
-                assert any(str(card) in m.text for m in fake.dms(target_user)[before:])
+                assert any(str(card) in v.text for v in dm_updates(fake, target_user)[before:])
         elif Build in kinds and (not any(isinstance(a, Pick) for a in moves)
                                  or rng.random() < 0.4):
             choices = await fake.autocomplete(user, "suittaboo build", focused="card",

@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from tests.e2e.driver import TableDriver
+from tests.e2e.driver import TableDriver, dm_updates
 
 pytestmark = pytest.mark.e2e
 
@@ -293,7 +293,7 @@ async def test_restart_does_not_charge_the_downtime_to_the_player(fake, world, b
 async def test_dms_only_when_a_players_private_view_changes(fake, world, bots, bot):
     d = driver(fake, world, bots)
     await d.open(world.alice, [world.bob], options="points_target=2")
-    start = {u.name: len(fake.dms(u)) for u in (world.alice, world.bob)}
+    start = {u.name: len(dm_updates(fake, u)) for u in (world.alice, world.bob)}
     table = d.table
     [seat] = table.engine.waiting_for(table.state)
     mover = d.seat_user(seat)
@@ -301,8 +301,8 @@ async def test_dms_only_when_a_players_private_view_changes(fake, world, bots, b
     await d.take_turn(mover)
     await fake.settle()
     # the mover's hand changed; the other player's private view did not
-    assert len(fake.dms(mover)) == start[mover.name] + 1
-    assert len(fake.dms(other)) == start[other.name]
+    assert len(dm_updates(fake, mover)) == start[mover.name] + 1
+    assert len(dm_updates(fake, other)) == start[other.name]
 
 
 async def test_moderators_can_stop_hosts_changing_options(fake, world, bots, bot):

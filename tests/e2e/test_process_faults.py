@@ -1,0 +1,117 @@
+"""`python -m bot` as a real process: a database it can't use or another process owns ends
+it at once with one sentence and status 2, and a move confirmed with ✅ survives kill -9."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Storage
+from tests.e2e.driver import CONFIRM, TableDriver
+from tests.e2e.test_process import _read_until
+
+pytestmark = pytest.mark.e2e
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _env(database: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("DISCORD_", "DATABASE_", "SQLITE_"))}
+    env.update({"DISCORD_TOKEN": "fake-token", "DATABASE_PATH": str(database),
+                "LOG_LEVEL": "INFO", "PYTHONPATH": str(ROOT), **extra})
+    return env
+
+
+async def _refused(database: Path, cwd: Path) -> str:
+    """Run the bot on `database`; it must stop by itself with status 2 and one line."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=cwd, env=_env(database),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        _out, err = await asyncio.wait_for(proc.communicate(), 30)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+    text = err.decode(errors="replace").strip()
+    assert proc.returncode == 2, text
+    assert "Traceback" not in text and len(text.splitlines()) == 1, text
+    return text
+
+
+async def test_a_second_bot_on_the_same_database_refuses_to_start(tmp_path):
+    path = tmp_path / "owned.db"
+    owner = await Storage.open(path)  # the first bot (the lock is per open file, not per pid)
+    try:
+        text = await _refused(path, tmp_path)
+    finally:
+        await owner.close()
+    assert "Another bot process" in text and str(path) in text
+
+
+async def test_an_unusable_database_path_or_a_corrupt_file_ends_the_process(tmp_path):
+    assert "is a folder" in await _refused(tmp_path, tmp_path)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    assert "DATABASE_PATH" in await _refused(blocker / "cardtable.db", tmp_path)
+    corrupt = tmp_path / "corrupt.db"
+    corrupt.write_bytes(b"garbage, not SQLite " * 500)
+    assert "corrupt" in await _refused(corrupt, tmp_path)
+
+
+async def _spawn(fake, world, database: Path, cwd: Path):
+    env = _env(database, DISCORD_API_BASE=fake.rest_base, DISCORD_GATEWAY_URL=fake.gateway_url,
+               DEV_GUILD_ID=str(world.guild.id), AI_DELAY="0", TURN_SECONDS="0",
+               REST_REQUESTS_PER_SECOND="0")
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=cwd, env=env,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    await _read_until(proc.stderr, "ready as", [])
+    return proc
+
+
+class _Remote:
+    """What TableDriver needs from a bot runner when the bot is another process: only the
+    clicks and what the fake recorded are used (the driver's `table` is not)."""
+
+    current = None
+
+
+async def test_a_confirmed_move_survives_kill_9(fake, world, tmp_path):
+    database = tmp_path / "kill.db"
+    proc = await _spawn(fake, world, database, tmp_path)
+    try:
+        lobby = (await fake.slash(world.alice, "suspense new", channel=world.channel)).message
+        d = TableDriver(fake, world, _Remote(), "suspense")
+        d.table_id = int(lobby.buttons()[0]["custom_id"].split(":")[1])
+        await d.click(world.bob, lobby, "Join")
+        await d.click(world.alice, lobby, "Start")
+        for _ in range(500):  # the first board, posted by the other process
+            if any(m.buttons() for m in fake.channel_messages(world.channel)):
+                break
+            await asyncio.sleep(0.02)
+        text = await d.take_turn(world.alice)
+        if CONFIRM not in text:  # bob's turn first
+            text = await d.take_turn(world.bob)
+        assert CONFIRM in text
+        proc.send_signal(signal.SIGKILL)  # right after the ✅: no shutdown, no flush
+        await asyncio.wait_for(proc.wait(), 10)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    with sqlite3.connect(database) as db:
+        [(version,)] = db.execute("SELECT version FROM game_tables").fetchall()
+    assert version == 3, version  # lobby join (1), start (2), the confirmed move (3)
+    proc = await _spawn(fake, world, database, tmp_path)  # a new process carries on from it
+    try:
+        hand = await fake.slash(world.alice, "suspense hand", channel=world.channel)
+        assert hand.ephemeral and "Your Suspense hand" in hand.text
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(proc.wait(), 30)

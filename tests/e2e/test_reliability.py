@@ -1,0 +1,264 @@
+"""Issue 15: nothing confirmed is lost and nothing unconfirmed happens — failed saves, bad
+rows at start-up, late interactions, slow and hung Discord calls, deleted and unwritable
+channels, and a cancel while a board is being posted."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import logging
+import sqlite3
+
+import pytest
+
+import bot.late_interactions as late
+import bot.tables.service as service_module
+from fakediscord import BotDidNotRespond
+from fakediscord.models import SEND_MESSAGES
+from tests.e2e.driver import CONFIRM, TableDriver
+
+pytestmark = pytest.mark.e2e
+
+
+def suspense(fake, world, bots) -> TableDriver:
+    return TableDriver(fake, world, bots, "suspense")
+
+
+async def eventually(predicate, timeout: float = 10.0) -> bool:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while loop.time() < end:
+        if predicate():
+            return True
+        await asyncio.sleep(0.02)
+    return predicate()
+
+
+def refuse_writes(storage, monkeypatch, times: int | None = None) -> list[int]:
+    """Make the database refuse saves ("disk full"), every one or the next `times`."""
+    real = storage._update_rows
+    refused = [0]
+
+    async def full(*args, **kwargs):
+        if times is None or refused[0] < times:
+            refused[0] += 1
+            raise sqlite3.OperationalError("database or disk is full")
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(storage, "_update_rows", full)
+    return refused
+
+
+# ---------------------------------------------------------------------- memory follows the db
+async def test_a_failed_save_changes_nothing_and_the_next_move_works(fake, world, bots, bot,
+                                                                     monkeypatch):
+    d = suspense(fake, world, bots)
+    await d.open(world.alice, [world.bob])
+    table = d.table
+    user = d.seat_user(await d.next_human())
+    version, dump, state, log = table.version, table.row.state, table.state, list(
+        table.meta["log"])
+    board_versions = len(d.board_versions())
+    real = bot.storage._update_rows
+    refuse_writes(bot.storage, monkeypatch)
+    text = await d.take_turn(user)
+    assert "⚠️" in text and "did **not** happen" in text, text
+    assert table.version == version and table.row.state == dump and table.state is state
+    assert table.meta["log"] == log
+    await d.synced()
+    assert len(d.board_versions()) == board_versions  # nothing was shown for it either
+    monkeypatch.setattr(bot.storage, "_update_rows", real)
+    text = await d.take_turn(user)  # the database works again: so does the next move
+    assert CONFIRM in text, text
+    assert table.version == version + 1
+    assert (await bot.storage.get_table(table.id)).version == version + 1
+
+
+async def test_an_ai_seat_keeps_playing_after_its_save_failed(fake, world, bots, monkeypatch):
+    monkeypatch.setattr(service_module, "SAVE_RETRY_SECONDS", (0.05,), raising=False)
+    bot = await bots.start(ai_delay=0.3)
+    d = suspense(fake, world, bots)
+    await d.open(world.alice, [], ai=1)
+    table = d.table
+    if not any(table.is_ai(s) for s in table.engine.waiting_for(table.state)):
+        assert CONFIRM in await d.take_turn(world.alice)
+    version = table.version
+    refused = refuse_writes(bot.storage, monkeypatch, times=3)
+    assert await eventually(lambda: table.version > version), "the AI seat stopped for good"
+    assert refused[0] == 3
+    assert (await bot.storage.get_table(table.id)).version == table.version
+
+
+# ---------------------------------------------------------------------- start-up and bad data
+async def test_unreadable_tables_are_quarantined_and_the_rest_start(fake, world, bots, caplog):
+    third = fake.add_channel(world.guild, "third")
+    fourth = fake.add_channel(world.guild, "fourth")
+    await bots.start()
+    d = suspense(fake, world, bots)
+    await d.open(world.alice, [world.bob])
+    good = d.table.id
+    ids = {}
+    for channel in (world.other_channel, third, fourth):
+        lobby = await fake.slash(world.alice, "suspense new", channel=channel)
+        assert not lobby.ephemeral
+        ids[channel.id] = bots.current.tables.in_channel(channel.id).id
+    await bots.stop()
+    with sqlite3.connect(bots.db_path) as db:
+        db.execute("UPDATE game_tables SET seats='{oops' WHERE id=?", (ids[world.other_channel.id],))
+        db.execute("UPDATE game_tables SET game='chess' WHERE id=?", (ids[third.id],))
+        db.execute("UPDATE game_tables SET status='playing', state='[1, 2' WHERE id=?",
+                   (ids[fourth.id],))
+    caplog.set_level(logging.ERROR, "cardtable.tables")
+    bot = await bots.start()
+    assert set(bot.tables.live) == {good}
+    assert {q["id"] for q in await bot.storage.quarantined()} == set(ids.values())
+    assert "quarantined" in caplog.text
+    for channel in (world.other_channel, third, fourth):
+        assert await eventually(lambda c=channel: any(
+            "could not be restored" in m.text for m in fake.channel_messages(c)))
+    assert CONFIRM in await d.take_turn(d.seat_user(await d.next_human()))
+
+
+# ---------------------------------------------------------------------- late interactions
+async def test_an_interaction_older_than_discords_window_is_ignored(fake, world, bots, bot,
+                                                                   monkeypatch, caplog):
+    d = suspense(fake, world, bots)
+    await d.open(world.alice, [world.bob])
+    table = d.table
+    user = d.seat_user(await d.next_human())
+    version = table.version
+    real = late.utcnow
+    # as if each interaction reached the bot 5 s after it was made (a replay after a
+    # reconnect): the snowflake's time against the bot's clock
+    monkeypatch.setattr(late, "utcnow", lambda: real() + datetime.timedelta(seconds=5),
+                        raising=False)
+    caplog.set_level(logging.WARNING, "cardtable.interactions")
+    with pytest.raises(BotDidNotRespond):
+        await fake.slash(user, "suspense move", {"action": f"{version}.0"},
+                         channel=world.channel, timeout=1.0)
+    with pytest.raises(BotDidNotRespond):
+        await fake.click(user, d.board(), d.custom_id(d.board(), "Take my turn"), timeout=1.0)
+    assert table.version == version
+    assert caplog.text.count("ignored interaction") == 2
+    monkeypatch.setattr(late, "utcnow", real)
+    assert CONFIRM in await d.take_turn(user)
+
+
+# ---------------------------------------------------------------------- slow and hung calls
+async def test_cancel_and_board_answer_before_calling_discord(fake, world, bots, bot):
+    """A slow channel (4 s per call, past Discord's 3 s) must not delay the reply."""
+    d = suspense(fake, world, bots)
+    await d.open(world.alice, [world.bob])
+    channel = rf"/channels/{world.channel.id}/messages/\d+$"
+    fake.stall_next("DELETE", channel, 4.0)
+    fake.stall_next("PATCH", channel, 4.0)
+    board = await fake.slash(world.bob, "suspense board", channel=world.channel)
+    assert board.ephemeral and "posted again" in board.text
+    cancel = await fake.slash(world.alice, "suspense cancel", channel=world.channel)
+    assert "Cancelled" in cancel.text
+    assert not bot.tables.live
+
+
+async def test_the_ai_takeover_note_is_not_sent_inside_the_table_lock(fake, world, bots):
+    """A timed-out player's seat goes to an AI with a note in the channel. With the channel
+    slow (4 s per post) the next player's move must still be answered at once: the note used
+    to be posted while the table's lock was held."""
+    bot = await bots.start(turn_seconds=1, timer_tick=0.05)
+    d = suspense(fake, world, bots)
+    await d.open(world.alice, [world.bob], options="turn_seconds=1 afk_turns=1")
+    table = d.table
+    version = table.version
+    fake.stall_next("POST", rf"/channels/{world.channel.id}/messages$", 4.0, times=10)
+    assert await eventually(lambda: table.version > version, 10), "the timer never fired"
+    assert await eventually(lambda: any(not table.is_ai(s)
+                                        for s in table.engine.waiting_for(table.state)), 2)
+    human = next(s for s in sorted(table.engine.waiting_for(table.state))
+                 if not table.is_ai(s))
+    user = d.seat_user(human)
+    seat = table.seat_of(user.id)
+    panel = await fake.slash(user, "suspense move", {"action": f"{table.version}.0"},
+                             channel=world.channel)
+    assert panel.ephemeral and (CONFIRM in panel.text or "⚠️" in panel.text), panel.text
+    assert seat is not None and bot.tables.live
+
+
+async def test_a_hung_request_times_out_frees_its_budget_slot_and_is_retried(fake, world,
+                                                                            bots):
+    bot = await bots.start(rest_timeout=0.5, rest_requests_per_second=2)
+    d = suspense(fake, world, bots)
+    await d.open(world.alice, [world.bob])
+    table = d.table
+    await eventually(lambda: table.meta.get("delivered_version") == table.version)
+    fake.stall_next("*", rf"/channels/{world.channel.id}/messages", 600.0)  # never answers
+    assert CONFIRM in await d.take_turn(d.seat_user(await d.next_human()))
+    assert await eventually(lambda: table.meta.get("delivered_version") == table.version), \
+        "the table's board never caught up after a hung request"
+    budget = bot.request_budget
+    assert await eventually(lambda: budget._slots._value == budget.per_second)
+
+
+# ---------------------------------------------------------------------- cancel during a post
+async def test_a_board_posted_while_its_table_was_cancelled_is_closed(fake, world, bots, bot):
+    d = suspense(fake, world, bots)
+    lobby = (await fake.slash(world.alice, "suspense new", channel=world.channel)).message
+    await d.click(world.bob, lobby, "Join")
+    posts = rf"/channels/{world.channel.id}/messages$"
+    before = fake.count_calls("POST", posts)
+    fake.stall_next("POST", posts, 1.0)
+    started = await d.click(world.alice, lobby, "Start")
+    assert "has started" in started.message.text
+    assert await eventually(lambda: fake.count_calls("POST", posts) > before)
+    cancel = await fake.slash(world.alice, "suspense cancel", channel=world.channel)
+    assert "Cancelled" in cancel.text
+    await asyncio.sleep(1.2)
+    await fake.settle()
+    live = [m for m in fake.channel_messages(world.channel) if m.buttons()]
+    assert not live, [m.text for m in live]
+    assert any("was cancelled" in m.text for m in fake.channel_messages(world.channel))
+
+
+# ---------------------------------------------------------------------- 403 and 404 channels
+async def _paused_game(fake, world, bots, break_channel) -> TableDriver:
+    bot = await bots.start(turn_seconds=1, timer_tick=0.05)
+    d = suspense(fake, world, bots)
+    await d.open(world.alice, [], ai=1, options="turn_seconds=1 afk_turns=1")
+    table = d.table
+    break_channel()
+    assert await eventually(lambda: table.paused is not None, 15), "never paused"
+    version = table.version
+    await asyncio.sleep(1.5)  # timers and the AI stay still
+    assert table.version == version and d.table is table
+    assert await bot.storage.recent_matches(world.guild.id) == []
+    await fake.settle()
+    assert any("is paused" in m.text for m in fake.dms(world.alice))
+    return d
+
+
+async def test_a_deleted_channels_table_is_paused_and_its_host_told(fake, world, bots):
+    d = await _paused_game(fake, world, bots, lambda: fake.delete_channel(world.channel))
+    assert "deleted" in d.table.paused
+
+
+async def test_an_unwritable_channels_table_is_paused_until_board(fake, world, bots):
+    d = await _paused_game(fake, world, bots,
+                           lambda: fake.deny_bot(world.channel, SEND_MESSAGES))
+    assert "Send Messages" in d.table.paused
+    refused = await d.take_turn(world.alice)
+    assert "paused" in refused
+    world.channel.bot_denied = 0  # a moderator gave the permission back
+    carry_on = await fake.slash(world.alice, "suspense board", channel=world.channel)
+    assert "Carrying on" in carry_on.text
+    table = d.table
+    assert await eventually(lambda: not table.paused
+                            and table.meta.get("delivered_version") == table.version)
+
+
+async def test_start_is_refused_with_the_reason_when_the_board_cannot_be_posted(fake, world,
+                                                                               bots, bot):
+    d = suspense(fake, world, bots)
+    lobby = (await fake.slash(world.alice, "suspense new", channel=world.channel)).message
+    await d.click(world.bob, lobby, "Join")
+    fake.deny_bot(world.channel, SEND_MESSAGES)
+    start = await d.click(world.alice, lobby, "Start")
+    assert start.ephemeral and "Send Messages" in start.text
+    assert not bot.tables.in_channel(world.channel.id).playing
