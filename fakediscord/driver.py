@@ -77,8 +77,7 @@ class DriverMixin(InteractionsMixin):
 
     async def settle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
         """Wait until no REST request is in flight and none started (and no gateway event
-        was dispatched) for ``quiet`` seconds, and no rate-limit bucket is exhausted (a bot
-        holds requests back until its bucket resets, so quiet on the wire is not yet done).
+        was dispatched) for ``quiet`` seconds.
 
         Use after an action: the bot typically answers, then edits a board, posts a turn
         message and sends DMs. Raises :class:`FakeDiscordError` if it never goes quiet.
@@ -88,10 +87,9 @@ class DriverMixin(InteractionsMixin):
         step = max(quiet / 5, 0.005)
         while True:
             now = time.monotonic()
-            wire_quiet = self._inflight == 0 and now - self._last_activity >= quiet
-            if wire_quiet and now >= self.limiter.exhausted_until():
+            if self._inflight == 0 and now - self._last_activity >= quiet:
                 return
-            if now > deadline and not wire_quiet:  # a bucket's wait is bounded by its reset
+            if now > deadline:
                 raise FakeDiscordError(
                     f"bot still busy after {timeout}s (in flight: {self._inflight})"
                 )

@@ -1,20 +1,17 @@
-"""Discord-like rate limits (on by default), their headers, and one-shot failure injection.
+"""Rate-limit headers, an optional enforcing limiter, and one-shot failure injection.
 
-Following topics/rate-limits.mdx: every request counts in a per-route bucket, scoped by the
-path's top-level resource (channel, guild, webhook id + token, interaction id + token), and
-in the bot's global limit of 50 requests per second; interaction endpoints (the callback and
-the interaction-token webhooks) are not bound to the global limit. Each answer carries
-``X-RateLimit-Limit/Remaining/Reset/Reset-After/Bucket``, the bucket being a hash of method
-and route (without the top-level resource, as the docs say). A route gets 5 requests per 5 s
-per resource (Discord's message bucket, the number the docs and the issue name); Discord
-does not publish the others, and tells bots to read the headers rather than hard-code them,
-which is what discord.py does: it keys buckets on ``X-RateLimit-Bucket`` plus the major
-parameter and waits once ``X-RateLimit-Remaining`` is 0. So every end-to-end test exercises
-the bot's pacing.
+discord.py keys its buckets on the ``X-RateLimit-Bucket`` hash plus the route's major
+parameter (channel, guild, webhook id + token) and pre-emptively sleeps when
+``X-RateLimit-Remaining`` reaches 0. So even when not enforcing, the fake sends consistent,
+generous headers (a huge limit) that never make discord.py wait.
 
 A 429 is only retried by discord.py if the response carries a ``Via`` header (otherwise it
 assumes a Cloudflare ban and raises) and a JSON body with ``retry_after``; both are sent.
-``FakeDiscord.enforce_rate_limits`` changes the numbers (tests of the limiter itself).
+
+Enforcement (``FakeDiscord.enforce_rate_limits``) follows the documented shape: a per-route
+bucket (Discord's message bucket is 5 per 5 s per channel) and a global limit of 50 req/s.
+Interaction callbacks are exempt from both, and interaction webhooks from the global limit,
+as Discord documents.
 """
 
 from __future__ import annotations
@@ -95,41 +92,33 @@ class _Window:
     count: int = 0
 
 
-#: Requests per bucket and window (seconds): Discord's message bucket, 5 per 5 s per channel.
-PER_ROUTE, PER_SECONDS = 5, 5.0
-#: Requests per second across all of a bot's requests (interaction endpoints excepted).
-GLOBAL_PER_SECOND = 50
-
-
 class RateLimiter:
     """Fixed-window per-bucket counting (like Discord's reset-after buckets) + a global window."""
 
+    #: What the headers advertise when not enforcing: effectively unlimited.
+    RELAXED_LIMIT = 10_000
+
     def __init__(self) -> None:
-        self.per_route = PER_ROUTE
-        self.per_seconds = PER_SECONDS
-        self.global_per_second = GLOBAL_PER_SECOND
+        self.enforcing = False
+        self.per_route = 5
+        self.per_seconds = 5.0
+        self.global_per_second = 50
         self.stats = RateLimitStats()
         self._windows: dict[str, _Window] = {}
         self._global: deque[float] = deque()
-        self._checks = 0
 
     def enforce(self, per_route: int, per_seconds: float, global_per_second: int) -> None:
-        """Use other numbers (and start counting afresh)."""
+        self.enforcing = True
         self.per_route = per_route
         self.per_seconds = per_seconds
         self.global_per_second = global_per_second
         self._windows.clear()
         self._global.clear()
 
-    def exhausted_until(self) -> float:
-        """When the last exhausted bucket resets (monotonic; 0 if none is exhausted): until
-        then the bot may be holding a request back, as discord.py does at Remaining 0."""
-        now = time.monotonic()
-        ends = [w.start + self.per_seconds for w in self._windows.values()
-                if w.count >= self.per_route and w.start + self.per_seconds > now]
-        if len(self._global) >= self.global_per_second:
-            ends.append(self._global[0] + 1.0)
-        return max(ends, default=0.0)
+    def disable(self) -> None:
+        self.enforcing = False
+        self._windows.clear()
+        self._global.clear()
 
     def check(self, method: str, path: str) -> tuple[dict[str, str], dict[str, Any] | None]:
         """Count one request. Returns (headers, None) if allowed or (headers, 429 body)."""
@@ -137,18 +126,16 @@ class RateLimiter:
         template = route_template(path)
         bucket = bucket_hash(method, template)
         key = f"{bucket}:{major_parameter(path)}"
-        limit, period = self.per_route, self.per_seconds
-        self._checks += 1
-        if self._checks % 4096 == 0:  # forget reset windows (one per channel, token, ...)
-            self._windows = {k: w for k, w in self._windows.items() if now - w.start < period}
+        limit = self.per_route if self.enforcing else self.RELAXED_LIMIT
+        period = self.per_seconds if self.enforcing else 1.0
         window = self._windows.get(key)
         if window is None or now - window.start >= period:
             window = self._windows[key] = _Window(now)
         reset_after = max(period - (now - window.start), 0.001)
-        # Interaction endpoints: the callback and the interaction token's webhook routes.
-        exempt_global = path.startswith(("/interactions/", "/webhooks/"))
+        exempt_route = path.startswith("/interactions/")
+        exempt_global = exempt_route or path.startswith("/webhooks/")
 
-        if not exempt_global:
+        if self.enforcing and not exempt_global:
             while self._global and now - self._global[0] >= 1.0:
                 self._global.popleft()
             if len(self._global) >= self.global_per_second:
@@ -158,16 +145,19 @@ class RateLimiter:
                 headers.update(self._limited_headers(retry, scope="global"))
                 return headers, self._body(retry, is_global=True)
 
-        if window.count >= limit:
+        if self.enforcing and not exempt_route and window.count >= limit:
             self.stats.per_route[f"{method} {template}"] += 1
             headers = self._headers(bucket, limit, 0, reset_after)
             headers.update(self._limited_headers(reset_after, scope="user"))
             return headers, self._body(reset_after, is_global=False)
 
         window.count += 1
-        if not exempt_global:
+        if self.enforcing and not exempt_global:
             self._global.append(now)
-        return self._headers(bucket, limit, max(limit - window.count, 0), reset_after), None
+        remaining = max(limit - window.count, 0)
+        if exempt_route:
+            limit, remaining = self.RELAXED_LIMIT, self.RELAXED_LIMIT - 1
+        return self._headers(bucket, limit, remaining, reset_after), None
 
     @staticmethod
     def _headers(bucket: str, limit: int, remaining: int, reset_after: float) -> dict[str, str]:

@@ -33,14 +33,7 @@ from .models import (
     User,
 )
 from .normalize import normalize_components, normalize_embeds
-from .ratelimit import (
-    GLOBAL_PER_SECOND,
-    PER_ROUTE,
-    PER_SECONDS,
-    Injection,
-    RateLimiter,
-    route_template,
-)
+from .ratelimit import Injection, RateLimiter, route_template
 from .snowflake import next_snowflake
 from .validation import check_request, spec_route
 from .world import WorldMixin
@@ -176,16 +169,15 @@ class RestMixin(WorldMixin):
         self._stalls.append([method.upper(), re.compile(path_regex), seconds, times])
 
     def enforce_rate_limits(
-        self,
-        per_route: int = PER_ROUTE,
-        per_seconds: float = PER_SECONDS,
-        global_per_second: int = GLOBAL_PER_SECOND,
+        self, per_route: int = 5, per_seconds: float = 5.0, global_per_second: int = 50
     ) -> None:
-        """Answer 429 past ``per_route`` requests per ``per_seconds`` per bucket (route +
-        channel/guild/webhook/interaction) and ``global_per_second`` overall (interaction
-        endpoints excepted). The fake always limits; the defaults are Discord's (5 per 5 s,
-        50/s): other numbers are for tests of the limiter itself."""
+        """Start answering 429 like Discord: ``per_route`` requests per ``per_seconds`` per
+        bucket (route + channel/guild/webhook; Discord documents 5 per 5 s for messages) and
+        ``global_per_second`` overall. Interaction callbacks are exempt, as on Discord."""
         self.limiter.enforce(per_route, per_seconds, global_per_second)
+
+    def disable_rate_limits(self) -> None:
+        self.limiter.disable()
 
     @property
     def rate_limit_stats(self) -> Any:
