@@ -106,6 +106,14 @@ MIGRATIONS: list[tuple[int, str]] = [
         updated_at REAL    NOT NULL
     );
     """),
+    (4, """
+    CREATE TABLE table_history (
+        table_id INTEGER NOT NULL,
+        seq      INTEGER NOT NULL,
+        line     TEXT    NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    );
+    """),
 ]
 
 SYNCHRONOUS_MODES = ("FULL", "NORMAL")
@@ -577,7 +585,8 @@ class Storage:
         """
         winners = set(winners)
         players = [{"seat": i, "user_id": s.get("user_id"), "name": s.get("name"),
-                    "ai": bool(s.get("ai")), "left": bool(s.get("left"))}
+                    "ai": bool(s.get("ai")), "left": bool(s.get("left")),
+                    "replaced": bool(s.get("replaced"))}
                    for i, s in enumerate(table.seats)]
         duration = finished_at - table.started_at if table.started_at else None
         await self._db.execute("BEGIN")
@@ -592,7 +601,10 @@ class Storage:
             match_id = cur.lastrowid
             if table.guild_id is not None:
                 for player in players:
-                    if player["user_id"] is None or (player["ai"] and not player["left"]):
+                    # an AI seat has no user id; a human whom an AI replaced (time ran out)
+                    # or who left keeps theirs: the result is theirs, so a loss can't be
+                    # dodged by going idle
+                    if player["user_id"] is None:
                         continue
                     seat = player["seat"]
                     # a player who left is counted as having played and lost, with no points
@@ -648,6 +660,27 @@ class Storage:
                 "CAST(wins AS REAL)/played DESC, points DESC, name LIMIT ?",
                 (guild_id, game, min_games, limit)) as cur:
             return [StatRow(*row) for row in await cur.fetchall()]
+
+    # ------------------------------------------------------------------ history
+    @_writes
+    async def append_history(self, rows: list[tuple[int, int, str]]) -> None:
+        """(table id, sequence number, line) rows of tables' public history, written in
+        batches off the move path (a line written twice is kept once)."""
+        await self._db.execute("BEGIN")
+        try:
+            await self._db.executemany(
+                "INSERT OR IGNORE INTO table_history (table_id, seq, line) VALUES (?,?,?)",
+                rows)
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        await self._db.execute("COMMIT")
+
+    async def history(self, table_id: int) -> list[str]:
+        async with self._db.execute(
+                "SELECT line FROM table_history WHERE table_id=? ORDER BY seq",
+                (table_id,)) as cur:
+            return [row[0] for row in await cur.fetchall()]
 
     # ------------------------------------------------------------------ user settings
     async def get_user_settings(self, user_id: int) -> dict[str, Any]:

@@ -10,12 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 from bot.storage import TableRow
 from bot.tables.settings import TableSettings
+from bot.ui.names import clean_name, safe_name
+from bot.ui.text import shown
 from engines.core import Engine, Event
 
 if TYPE_CHECKING:
     from bot.game_ui import GameUI
 
-LOG_LENGTH = 8
+LOG_LENGTH = 4  # the board's Recent lines (bot.ui.render.RECENT_LINES); all are in History
 # What the delivery task writes while a move is being saved (it runs outside the table lock).
 # A move never changes these, so when a saved draft becomes the live table the live values
 # are kept (see LiveTable.adopt).
@@ -48,6 +50,7 @@ class LiveTable:
     finished: bool = False
     delivery_failures: int = 0
     dropped: bool = False  # cancelled (not finished by the game)
+    history_pending: list[tuple[int, int, str]] = field(default_factory=list)
     closing_note: str = "cancelled"  # how a dropped table's board says it ended
     finish_pending: bool = False  # over, but its result could not be recorded yet
     notices: list[str] = field(default_factory=list)  # channel notes for the delivery task
@@ -139,7 +142,14 @@ class LiveTable:
     # ---------------------------------------------------------------- seats
     @property
     def names(self) -> list[str]:
-        return [s["name"] for s in self.seats]
+        """Seat names escaped for markdown and mentions: for message text and embeds."""
+        return [safe_name(s["name"]) for s in self.seats]
+
+    @property
+    def plain_names(self) -> list[str]:
+        """Seat names as shown where Discord renders no markdown (button and select labels,
+        autocomplete choices, footers) and for matching what someone typed."""
+        return [clean_name(s["name"]) for s in self.seats]
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat this user plays (not one they left: an AI plays it now)."""
@@ -163,6 +173,13 @@ class LiveTable:
 
     # ---------------------------------------------------------------- log
     def add_log(self, events: list[Event]) -> None:
+        """Public events go to the board's Recent lines and to the full history (written
+        to storage in batches by the service: `history_pending`)."""
+        lines = [e.text for e in events if e.visible_to is None]
         log = self.meta.setdefault("log", [])
-        log.extend(e.text for e in events if e.visible_to is None)
+        log.extend(lines)
         del log[:-LOG_LENGTH]
+        for line in lines:
+            seq = self.meta.get("history_len", 0)
+            self.history_pending.append((self.id, seq, shown(line, self.names)))
+            self.meta["history_len"] = seq + 1

@@ -24,7 +24,7 @@ import discord
 from bot.storage import StaleVersionError, StorageError, StorageUnavailable, UnreadableRow
 from bot.tables.live import LiveTable
 from bot.tables.settings import SERVER_KEY, ServerSettings, resolve_options, resolve_server
-from bot.ui.text import plural
+from bot.ui.text import plural, shown
 from engines.core import (
     Event,
     GameError,
@@ -32,7 +32,6 @@ from engines.core import (
     IllegalActionError,
     NotYourTurnError,
     public,
-    render_seats,
 )
 
 if TYPE_CHECKING:
@@ -100,8 +99,10 @@ class TableService:
         self._tick_task: asyncio.Task | None = None
         self._flush_task: asyncio.Task | None = None
         self._meta_dirty: dict[int, LiveTable] = {}
+        self._opening: dict[tuple[int | None, int], int] = {}  # lobbies being created
         self._notes: set[asyncio.Task] = set()  # channel notes waiting for the connection
         self._notify: dict[int, str] = {}  # user id -> /notify choice
+        self._history: list[tuple[int, int, str]] = []  # lines waiting for the next batch
         from bot.delivery import Publisher
 
         self.publisher = Publisher(bot, self)
@@ -243,6 +244,9 @@ class TableService:
         server = await self.server_settings(guild_id)
         meta = {**(meta or {}), "touched": time.time(),
                 "idle_seconds": server.lobby_idle_minutes * 60}
+        host_key = (guild_id, host_id)
+        self._check_lobby_cap(guild_id, host_id, server.lobbies_per_member)
+        self._opening[host_key] = self._opening.get(host_key, 0) + 1  # until it is live
         try:
             row = await self.storage.create_table(
                 guild_id=guild_id, channel_id=channel_id, game=game, host_id=host_id,
@@ -250,11 +254,30 @@ class TableService:
         except StorageError as exc:
             log.error("channel %s: could not open a lobby: %s", channel_id, exc)
             raise SaveFailed() from None
+        finally:
+            self._opening[host_key] -= 1
+            if not self._opening[host_key]:
+                del self._opening[host_key]
         if row is None:
             raise TableError("This channel already has a table.")
         table = LiveTable(row=row, ui=self.uis[game])
         self.live[row.id] = table
         return table
+
+    def _check_lobby_cap(self, guild_id: int | None, host_id: int, cap: int) -> None:
+        """One member may host at most `cap` open lobbies on a server (the server setting
+        `lobbies_per_member`), so nobody can hold lobbies in every channel; the refusal says
+        where theirs are."""
+        if guild_id is None:
+            return
+        mine = [t for t in self.live.values() if not t.playing and not t.finished
+                and t.row.guild_id == guild_id and t.row.host_id == host_id]
+        if len(mine) + self._opening.get((guild_id, host_id), 0) < cap:
+            return
+        where = ", ".join(f"<#{t.row.channel_id}>" for t in mine[:5]) or "another channel"
+        raise TableError(f"You already host {plural(max(len(mine), 1), 'open lobby', 'open lobbies')} "
+                         f"on this server (at most {cap}): {where}. Start or cancel "
+                         f"{'it' if len(mine) <= 1 else 'one'} first.")
 
     async def notify_modes(self, user_ids: list[int]) -> dict[int, str]:
         """Each user's `/notify` choice (`channel` unless they chose otherwise); read from
@@ -389,7 +412,7 @@ class TableService:
                           "game was cancelled."
         self._schedule_ai(table)
         self.schedule_delivery(table)
-        return table, render_seats(note, table.names)
+        return table, shown(note, table.names)
 
     async def add_ai(self, table_id: int, user_id: int) -> LiveTable:
         table = self.get(table_id)
@@ -488,9 +511,9 @@ class TableService:
                 draft.add_log([public("back", f"{{P{seat}}} is back and plays again.")])
             draft.meta.setdefault("expiries", {}).pop(str(seat), None)
             draft.meta.setdefault("expired_turns", {}).pop(str(seat), None)
-            text = render_seats(table.engine.describe(table.state, action), table.names)
+            text = shown(table.engine.describe(table.state, action), table.names)
             events = await self._commit(table, seat, action, draft)
-        secrets = [render_seats(e.text, table.names) for e in events
+        secrets = [shown(e.text, table.names) for e in events
                    if e.visible_to is not None and seat in e.visible_to]
         return table, text, secrets
 
@@ -545,7 +568,7 @@ class TableService:
         try:
             match_id = await self.storage.finish_table(
                 table.row, scores=result.scores, winners=result.winners,
-                reason=render_seats(result.reason, table.names), finished_at=time.time())
+                reason=shown(result.reason, table.plain_names), finished_at=time.time())
         except StorageError as exc:
             table.finish_pending = True
             log.error("table %s: could not record the result yet: %s", table.id, exc)
@@ -732,7 +755,7 @@ class TableService:
                 draft.add_log(note)
                 await self._commit(table, seat, action, draft)
                 if count >= limit:
-                    replaced.append(render_seats(note[-1].text, table.names))
+                    replaced.append(shown(note[-1].text, table.names))
         if replaced:  # posted by the delivery task: no Discord call in the lock or the timers
             table.notices.extend(replaced)
             self.schedule_delivery(table)
@@ -795,19 +818,35 @@ class TableService:
                 self._flush_task = asyncio.create_task(self._flush_meta_soon(),
                                                        name="meta-flush")
 
+    def _queue_history(self, table: LiveTable, draft: LiveTable) -> None:
+        """A saved draft's public lines go to the history table with the next meta batch
+        (History button); a crash may lose the last half second of them, never a move."""
+        if draft.history_pending:
+            self._history.extend(draft.history_pending)
+            draft.history_pending.clear()
+            self.meta_changed(table)
+
     async def flush_meta(self) -> None:
         """Save the bookkeeping of every table that changed; if the database refuses, they
         stay queued (StorageError)."""
         tables = dict(self._meta_dirty)
         self._meta_dirty.clear()
-        if not tables:
-            return
+        lines, self._history = self._history, []
         try:
-            await self.storage.save_metas([t.row for t in tables.values()])
+            if tables:
+                await self.storage.save_metas([t.row for t in tables.values()])
+            if lines:
+                await self.storage.append_history(lines)
         except StorageError:
             for table_id, table in tables.items():
                 self._meta_dirty.setdefault(table_id, table)
+            self._history[:0] = lines
             raise
+
+    async def history(self, table_id: int) -> list[str]:
+        """Every public line of a table so far (finished tables included)."""
+        await self.flush_meta()
+        return await self.storage.history(table_id)
 
     # ------------------------------------------------------------------ helpers
     def _need_lobby(self, table: LiveTable) -> None:
@@ -831,6 +870,7 @@ class TableService:
         except StorageError as exc:
             log.error("table %s: save failed, nothing changed: %s", table.id, exc)
             raise SaveFailed() from None
+        self._queue_history(table, draft)
         if table.adopt(draft):
             self.meta_changed(table)  # the delivery task wrote something after the draft
 
@@ -850,6 +890,8 @@ class TableService:
     async def pause(self, table: LiveTable, why: str) -> None:
         """Stop a table whose channel is gone or unwritable (no AI moves, no timers, no
         deliveries) instead of playing it out unseen, and tell its host by DM once."""
+        if table.paused:
+            return  # told once
         log.warning("table %s: paused: %s", table.id, why)
         table.meta["paused"] = why
         table.meta["deadline"] = None
@@ -865,6 +907,20 @@ class TableService:
                    f"`/{command} cancel` to end it)."))
         with contextlib.suppress(Exception):  # (a closed DM's channel note fails too)
             await self.publisher.dm(table, table.row.host_id, content=text)
+
+    async def channel_deleted(self, channel_id: int) -> None:
+        """Discord says a channel is gone: its game pauses at once (not at its next failed
+        post), and a lobby there closes, since nobody can reach it any more."""
+        table = self.in_channel(channel_id)
+        if table is None or table.finished:
+            return
+        if table.playing:
+            await self.pause(table, "its channel was deleted")
+            return
+        async with table.lock:
+            if table.id in self.live and not table.playing:
+                with contextlib.suppress(SaveFailed):  # then it closes when it expires
+                    await self._drop(table)
 
     async def resume(self, table: LiveTable) -> bool:
         """Carry on with a paused table (`/<game> board` in its channel); False if it was not

@@ -10,15 +10,18 @@ import discord
 from bot.tables.service import TableError, need_unpaused
 from bot.ui import panel, render
 from bot.ui.components import PanelSelect, RoutedView, TableButton
+from bot.ui.names import clean_name, escape_markdown, pings, safe_name
 from bot.ui.replies import reply, reply_error
 from bot.ui.text import (
     BUTTON_LABEL_LIMIT,
+    DESCRIPTION_LIMIT,
     INPUT_PLACEHOLDER_LIMIT,
     MODAL_TITLE_LIMIT,
     OPTION_LIMIT,
+    chunks,
     plain,
+    shown,
 )
-from engines.core import render_seats
 
 if TYPE_CHECKING:
     from bot.app import CardTableBot
@@ -33,7 +36,9 @@ def is_moderator(interaction: discord.Interaction) -> bool:
 
 
 def display_name(user: discord.abc.User) -> str:
-    return getattr(user, "display_name", None) or user.name
+    """The member's name as a seat stores it: one line, bounded (`bot.ui.names`); escape it
+    with `safe_name` wherever it goes into markdown."""
+    return clean_name(getattr(user, "display_name", None) or user.name)
 
 
 # What the bot needs in a table's channel to post and update its board.
@@ -101,6 +106,36 @@ class TableInteractions:
             content=f"▶️ **{table.engine.title}** has started with {names}. The board is below.",
             embed=None, view=None)
 
+    async def show_rules(self, interaction: discord.Interaction, ui) -> None:
+        """A game's full rules text, ephemeral, over as many messages as it needs (an
+        embed's description holds 4,096 characters, a message's embeds 6,000 together)."""
+        parts = chunks(ui.rules_markdown(), DESCRIPTION_LIMIT)
+        messages: list[list[discord.Embed]] = [[]]
+        size = 0
+        for i, part in enumerate(parts):
+            embed = discord.Embed(title=f"{ui.emoji} {ui.engine.title} — rules" if i == 0
+                                  else None, description=part, colour=ui.colour)
+            if messages[-1] and (size + len(embed) > 5800 or len(messages[-1]) == 10):
+                messages.append([])
+                size = 0
+            messages[-1].append(embed)
+            size += len(embed)
+        for embeds in messages:
+            await reply(interaction, embeds=embeds, ephemeral=True)
+
+    async def _op_hist(self, interaction, table_id, arg):
+        """History: the table's public lines, paged, only for the one who asked. Works on a
+        finished game's board too (the lines are kept in storage)."""
+        table = self.service.live.get(table_id)
+        title = table.engine.title if table is not None else "Game"
+        lines = await self.service.history(table_id)
+        embed, view = render.history_page(table_id, title, lines,
+                                          int(arg) if arg.isdigit() else None)
+        if arg:  # a page button of an earlier answer: turn that page
+            await interaction.response.edit_message(embed=embed, view=view)
+        else:
+            await reply(interaction, embed=embed, view=view, ephemeral=True)
+
     async def _op_quit(self, interaction, table_id, _arg):
         """The board's Leave button: ask first (an AI will finish the game for them)."""
         table = self.service.get(table_id)
@@ -138,9 +173,11 @@ class TableInteractions:
         try:
             if interaction.guild_id is None or interaction.channel_id is None:
                 raise TableError("Games are played in server channels.")
+            self.bot.cooldowns.ready(interaction.user.id, "lobby")
             table = await self.service.rematch(
                 match_id, user_id=interaction.user.id, name=display_name(interaction.user),
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id)
+            self.bot.cooldowns.used(interaction.user.id, "lobby")
         except TableError as exc:
             await reply_error(interaction, str(exc))
             return
@@ -150,14 +187,12 @@ class TableInteractions:
         """Answer with the lobby (its message is the lobby from then on); invited players
         are mentioned, so they are pinged."""
         invited = table.meta.get("invited") or []
-        content = (" ".join(f"<@{uid}>" for uid in invited) + f" — {display_name(interaction.user)}"
+        content = (" ".join(f"<@{uid}>" for uid in invited) + f" — {safe_name(display_name(interaction.user))}"
                    " asks you to play again: press **Join**.") if invited else None
         try:
             response = await interaction.response.send_message(
                 content=content, embed=render.lobby_embed(table), view=render.lobby_view(table),
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(u)
-                                                               for u in invited],
-                                                        roles=False, everyone=False))
+                allowed_mentions=pings(*invited))
         except discord.HTTPException:
             await self.service.cancel(table.id, interaction.user.id, moderator=True)
             raise
@@ -248,7 +283,7 @@ class TableInteractions:
             waiting = ", ".join(table.names[s] for s in sorted(engine.waiting_for(table.state)))
             raise TableError(f"It's not your turn — waiting for {waiting or 'nobody'}.")
         try:
-            level = panel.resolve(engine, table.state, seat, table.names, prefix)
+            level = panel.resolve(engine, table.state, seat, table.plain_names, prefix)
         except IndexError:
             raise TableError("That choice is no longer available.") from None
         if level.action is not None:
@@ -281,18 +316,21 @@ class TableInteractions:
                                                     value="page:0", emoji="⬅️"))
             view.add_item(PanelSelect(table.id, table.version, code, options,
                                       placeholder="Choose…"))
-        back = panel.back_of(engine, table.state, seat, table.names, level.prefix)
+        back = panel.back_of(engine, table.state, seat, table.plain_names, level.prefix)
         if back is not None:
             view.add_item(TableButton(table.id, "pn", f"{table.version}:{panel.encode(back)}",
                                       label="Back", emoji="↩️", row=1))
-        crumbs = " › ".join(level.crumbs)
+        # the labels carry plain names (buttons show no markdown); the text above them does
+        crumbs = " › ".join(escape_markdown(crumb) for crumb in level.crumbs)
         text = f"**Your move** in {engine.title}" + (f" — {crumbs}" if crumbs else "") + ":"
         if note:
             text = f"{note}\n\n{text}"
+        hand = render.private_embed(table, seat)  # your hand above your choices
         if edit:
-            await interaction.response.edit_message(content=text, embed=None, view=view)
+            await interaction.response.edit_message(content=text, embed=hand, view=view)
         else:
-            await interaction.response.send_message(text, view=view, ephemeral=True)
+            await interaction.response.send_message(text, embed=hand, view=view,
+                                                    ephemeral=True)
 
     async def on_text_submit(self, interaction: discord.Interaction, custom_id: str,
                              text: str) -> None:
@@ -305,7 +343,7 @@ class TableInteractions:
                 raise TableError("The game moved on while you were typing; please choose "
                                  "your move again.")
             try:
-                level = panel.resolve(table.engine, table.state, seat, table.names,
+                level = panel.resolve(table.engine, table.state, seat, table.plain_names,
                                       panel.decode(prefix))
             except IndexError:
                 raise TableError("That choice is no longer available.") from None
@@ -379,4 +417,4 @@ class TextModal(discord.ui.Modal):
 
 
 def action_label(table: LiveTable, action: Any) -> str:
-    return render_seats(table.engine.describe(table.state, action), table.names)
+    return shown(table.engine.describe(table.state, action), table.names)

@@ -4,21 +4,32 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
 
-from bot.pictures import Picture, render_off_loop
+from bot.pictures import Picture, PictureJob, render_off_loop
 from bot.tables.settings import TableSettings, describe_options
 from bot.ui.components import RemoveSelect, RoutedView, TableButton, TeamSelect
-from bot.ui.text import FIELD_LIMIT, chunks, clip
-from engines.core import Event, render_seats
+from bot.ui.text import (
+    DESCRIPTION_LIMIT,
+    FIELD_LIMIT,
+    FIELD_NAME_LIMIT,
+    FOOTER_LIMIT,
+    TITLE_LIMIT,
+    chunks,
+    clip,
+    shown,
+    signs,
+)
+from engines.core import Event
 
 if TYPE_CHECKING:
     from bot.tables.live import LiveTable
 
 EMBED_TEXT_LIMIT = 5800
+RECENT_LINES = 4  # the board's Recent lines: the newest public events, one short line each
+RECENT_WIDTH = 90  # characters of one Recent line (cut between words) before the rest goes
 log = logging.getLogger("cardtable.pictures")
 
 
@@ -27,7 +38,8 @@ def _seat_line(table: LiveTable, seat: int) -> str:
     host = " 👑" if info.get("user_id") == table.row.host_id else ""
     if table.team_count and isinstance(info.get("team"), int):
         host += f" · Team {info['team'] + 1}"
-    who = f"<@{info['user_id']}>" if info.get("user_id") and not info.get("ai") else info["name"]
+    who = (f"<@{info['user_id']}>" if info.get("user_id") and not info.get("ai")
+           else table.names[seat])
     return f"`{seat + 1}.` {who}{host}"
 
 
@@ -52,7 +64,7 @@ def lobby_embed(table: LiveTable) -> discord.Embed:
         embed.add_field(name="Options" if i == 0 else "More options", value=part, inline=False)
     embed.set_footer(text=f"Table #{table.id} · Join, then the host presses Start · "
                      f"/{ui.command} rules")
-    return embed
+    return clip_embed(embed)
 
 
 def lobby_view(table: LiveTable) -> discord.ui.View:
@@ -69,17 +81,50 @@ def lobby_view(table: LiveTable) -> discord.ui.View:
     view.add_item(TableButton(tid, "cancel", label="Cancel", style=discord.ButtonStyle.danger))
     if table.team_count:
         view.add_item(TeamSelect(tid, table.team_count))
-    removable = [(i, s["name"]) for i, s in enumerate(table.seats)
+    removable = [(i, name) for i, (s, name) in enumerate(zip(table.seats, table.plain_names,
+                                                              strict=True))
                  if s.get("user_id") != table.row.host_id]
     if removable:
         view.add_item(RemoveSelect(tid, removable))
     return view
 
 
+def one_minus(embed: discord.Embed) -> discord.Embed:
+    """Numbers below zero read `−2` everywhere in an embed (games and engines wrote `-2`
+    in some places and `−2` in others)."""
+    if embed.description:
+        embed.description = signs(embed.description)
+    for i, field in enumerate(embed.fields):
+        embed.set_field_at(i, name=signs(field.name or ""), value=signs(field.value or ""),
+                           inline=bool(field.inline))
+    return embed
+
+
+def clip_embed(embed: discord.Embed) -> discord.Embed:
+    """Every text of the embed within Discord's limit for it, cut by `clip` (a game's
+    renderer cuts where it knows better; this is the net under all of them)."""
+    if embed.title:
+        embed.title = clip(embed.title, TITLE_LIMIT)
+    if embed.description:
+        embed.description = clip(embed.description, DESCRIPTION_LIMIT)
+    for index, field in enumerate(embed.fields):
+        name, value = clip(field.name or "", FIELD_NAME_LIMIT), clip(field.value or "")
+        if (name, value) != (field.name, field.value):
+            embed.set_field_at(index, name=name, value=value, inline=field.inline)
+    if embed.footer.text:
+        embed.set_footer(text=clip(embed.footer.text, FOOTER_LIMIT),
+                         icon_url=embed.footer.icon_url)
+    if embed.author.name:
+        embed.set_author(name=clip(embed.author.name, TITLE_LIMIT), url=embed.author.url,
+                         icon_url=embed.author.icon_url)
+    return embed
+
+
 def _fit(embeds: list[discord.Embed]) -> list[discord.Embed]:
-    """Keep within Discord's 10 embeds / 6000 characters per message."""
+    """Keep within Discord's limits: each text, 10 embeds and 6000 characters a message
+    (and one minus sign)."""
     kept, total = [], 0
-    for embed in embeds[:10]:
+    for embed in (clip_embed(one_minus(e)) for e in embeds[:10]):
         size = len(embed)
         if total + size > EMBED_TEXT_LIMIT:
             break
@@ -94,42 +139,75 @@ def board_embeds(table: LiveTable) -> list[discord.Embed]:
     header = discord.Embed(title=f"{ui.emoji} {engine.title} — table #{table.id}",
                            colour=ui.colour)
     outcome = engine.outcome(state)
+    log = table.meta.get("log", [])[-RECENT_LINES:]
+    # a few short lines, newest last; the whole game is behind the History button
+    recent = "\n".join(clip(f"• {shown(line, names)}", RECENT_WIDTH) for line in log)
     if outcome is None:
         waiting = sorted(engine.waiting_for(state))
         who = ", ".join(_mention(table, s) for s in waiting) or "—"
-        header.description = f"**To act:** {who}"
-    else:
-        header.description = f"**Game over** — {render_seats(outcome.reason, names)}"
-        header.add_field(name="Final standings",
-                         value=clip(ui.render_result(outcome, engine.view(state, None), names)),
-                         inline=False)
-    log = table.meta.get("log", [])
-    if log:
-        text = "\n".join(f"• {render_seats(line, names)}" for line in log)
-        header.add_field(name="Recent", value=clip(text, keep="end"), inline=False)
-    header.set_footer(text=f"Table #{table.id} · move {table.version} · "
-                      f"/{ui.command} hand shows your cards privately")
-    body = ui.render_board(engine.view(state, None), names)
-    return _fit([header, *body])
+        header.description = clip(f"**To act:** {who}\n{recent}".strip(), DESCRIPTION_LIMIT)
+        return _fit([header, *ui.render_board(engine.view(state, None), names)])
+    # Over: the standings and the last events; the game's own final picture (hands, the
+    # reveal) goes with the result message below the board.
+    standings = ui.render_result(outcome, engine.view(state, None), names)
+    header.description = clip(f"**Game over** — {shown(outcome.reason, names)}\n"
+                              f"{standings}\n{recent}".strip(), DESCRIPTION_LIMIT)
+    return [clip_embed(one_minus(header))]
+
+
+def result_embeds(table: LiveTable, result: discord.Embed) -> list[discord.Embed]:
+    """The result message: the result, then the game's own board as it ended (hands, the
+    reveal, scores), within Discord's limits."""
+    return _fit([result, *table.ui.render_board(table.engine.view(table.state, None),
+                                                table.names)])
 
 
 def _mention(table: LiveTable, seat: int) -> str:
     info = table.seats[seat]
     if info.get("user_id") and not info.get("ai"):
         return f"<@{info['user_id']}>"
-    return info["name"]
+    return table.names[seat]
 
 
 def board_view(table: LiveTable) -> discord.ui.View | None:
-    if table.engine.outcome(table.state) is not None:
-        return None
     view = RoutedView()
+    if table.engine.outcome(table.state) is not None:
+        view.add_item(history_button(table.id))  # the whole game stays readable
+        return view
     view.add_item(TableButton(table.id, "hand", label="My hand", emoji="🃏",
                               style=discord.ButtonStyle.secondary))
     view.add_item(TableButton(table.id, "turn", str(table.version), label="Take my turn",
                               emoji="▶️", style=discord.ButtonStyle.primary))
+    view.add_item(history_button(table.id))
     view.add_item(TableButton(table.id, "quit", label="Leave", emoji="🚪"))
     return view
+
+
+def history_button(table_id: int) -> TableButton:
+    return TableButton(table_id, "hist", label="History", emoji="📜")
+
+
+HISTORY_PAGE = 15  # lines per page of the History button's answer
+
+
+def history_page(table_id: int, title: str, lines: list[str], page: int | None
+                 ) -> tuple[discord.Embed, discord.ui.View | None]:
+    """One page of a table's public history (the last page unless `page` is given)."""
+    pages = max(1, -(-len(lines) // HISTORY_PAGE))
+    page = pages - 1 if page is None else max(0, min(page, pages - 1))
+    chunk = lines[page * HISTORY_PAGE:(page + 1) * HISTORY_PAGE]
+    text = "\n".join(f"`{page * HISTORY_PAGE + i + 1}.` {line}" for i, line in enumerate(chunk))
+    embed = discord.Embed(title=f"📜 {title} — history", description=clip(
+        text or "Nothing has happened yet.", 4096), colour=0x7F8C8D)
+    embed.set_footer(text=f"Page {page + 1} of {pages} · only you see this")
+    if pages == 1:
+        return embed, None
+    view = RoutedView()
+    view.add_item(TableButton(table_id, "hist", str(page - 1), label="Older", emoji="◀️",
+                              disabled=page == 0))
+    view.add_item(TableButton(table_id, "hist", str(page + 1), label="Newer", emoji="▶️",
+                              disabled=page == pages - 1))
+    return embed, view
 
 
 def private_embed(table: LiveTable, seat: int, events: list[Event] | None = None
@@ -139,29 +217,29 @@ def private_embed(table: LiveTable, seat: int, events: list[Event] | None = None
     embed.title = embed.title or f"{table.ui.emoji} Your hand"
     embed.set_author(name=f"{table.engine.title} · table #{table.id}")
     if events:
-        text = "\n".join(f"• {render_seats(e.text, names)}" for e in events[-10:])
+        text = "\n".join(f"• {shown(e.text, names)}" for e in events[-10:])
         embed.add_field(name="Just now (only you see this)", value=clip(text, keep="end"),
                         inline=False)
     embed.set_footer(text="Secret: only you can see this.")
-    return embed
+    return clip_embed(one_minus(embed))
 
 
 # ---------------------------------------------------------------------- pictures
-def board_picture_job(table: LiveTable) -> Callable[[], Picture | None]:
-    """The board's picture as a job for a worker thread, bound to the public view *now*."""
-    view, names, ui = table.engine.view(table.state, None), list(table.names), table.ui
-    return lambda: ui.board_picture(view, names)
+def board_picture_job(table: LiveTable) -> PictureJob:
+    """The board's picture to draw, bound to the public view *now*."""
+    return PictureJob(table.engine.name, table.engine.view(table.state, None),
+                      list(table.names))
 
 
-def hand_picture_job(table: LiveTable, seat: int) -> Callable[[], Picture | None]:
-    """A seat's private picture as a job, bound to that seat's own view *now*."""
-    view, names, ui = table.engine.view(table.state, seat), list(table.names), table.ui
-    return lambda: ui.hand_picture(view, names, seat)
+def hand_picture_job(table: LiveTable, seat: int) -> PictureJob:
+    """A seat's private picture to draw, bound to that seat's own view *now*."""
+    return PictureJob(table.engine.name, table.engine.view(table.state, seat),
+                      list(table.names), seat)
 
 
-async def draw(job: Callable[[], Picture | None]) -> Picture | None:
-    """Run a picture job off the event loop. A picture that fails is logged and left out:
-    the text it goes with is complete, and the game must not stop over a drawing."""
+async def draw(job: PictureJob) -> Picture | None:
+    """Draw a picture off the event loop. A picture that fails is logged and left out: the
+    text it goes with is complete, and the game must not stop over a drawing."""
     try:
         return await render_off_loop(job)
     except Exception:

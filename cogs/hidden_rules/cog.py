@@ -21,7 +21,8 @@ from bot.game_cog import GameCog
 from bot.game_ui import GameUI, TextPrompt
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
-from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, clip, plain
+from bot.ui.names import echo, escape_markdown, said
+from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, cap_note, clip, plain, plural
 from engines import ENGINES
 from engines.cards import Card
 from engines.core import GameError
@@ -43,8 +44,9 @@ MINUS = "−"
 BOARD_BUDGET = 3900  # characters for our embeds; the framework's header needs the rest
 SAY_SHOWN = 60  # what a player said, as shown on the board
 HINT_SHOWN = 80
-HISTORY_SHOWN = 6
-_CHOICE_RE = re.compile(r"^\d+\.\d+$")
+HISTORY_SHOWN = 1  # enforcements on the board (all of them are in 📜 History)
+TRICK_SHOWN = 3  # cards of the current trick on the board, the newest
+_CHOICE_RE = re.compile(r"^[0-9]{1,12}\.[0-9]{1,6}$", re.ASCII)
 
 
 # --------------------------------------------------------------------------- small texts
@@ -114,7 +116,11 @@ class HiddenRulesUI(GameUI):
         if rules is not None:
             embeds.append(rules)
         history = self._history_embed(view, names)
-        if history is not None:
+        if history is not None and view["phase"] != "over":
+            # during play the last enforcement is a line under the scores (📜 History
+            # has them all); at the end they come with the result
+            embeds[1].description += f"\n**{history.title}** · last: {history.description}"
+        elif history is not None:
             embeds.append(history)
         named = self._named_embed(view)
         if named is not None:
@@ -191,15 +197,18 @@ class HiddenRulesUI(GameUI):
             embed.title = "Choosing secret rules"
         elif trick["cards"]:
             embed.title = f"Current trick — total {_num(trick['total'])}"
+            if len(lines) > TRICK_SHOWN:  # the newest cards; the rest are in 📜 History
+                embed.title += f" ({len(lines)} cards, the last {TRICK_SHOWN} below)"
+                lines = lines[-TRICK_SHOWN:]
         else:
             embed.title = "No trick in progress"
         status = "\n".join(self._status_lines(view, names))
         body = _fit_text(lines, 1800 - len(status), more="earlier cards")
-        embed.description = clip(f"{body}\n\n{status}" if body else status, DESCRIPTION_LIMIT)
+        embed.description = clip(f"{body}\n{status}" if body else status, DESCRIPTION_LIMIT)
         return embed
 
     def _scores_embed(self, view: dict[str, Any], names: list[str]) -> discord.Embed:
-        embed = discord.Embed(title=f"Scores — first to {view['target']} points",
+        embed = discord.Embed(title=f"Scores — first to {plural(view['target'], 'point')}",
                               colour=self.colour)
         lines = []
         acting = view.get("to_play")
@@ -227,8 +236,11 @@ class HiddenRulesUI(GameUI):
             extras.append("no time limit")
         if view.get("referee"):
             extras.append("🧑‍⚖️ referee on")
-        extras.append(f"turn {view['turns']}/{view['max_turns']}")
-        embed.set_footer(text=" · ".join(extras))
+        near = cap_note(view["turns"], view["max_turns"], "turn")
+        if near:
+            extras.append(near)
+        # one line with the title rather than a footer of its own (a phone shows ~20)
+        embed.title = clip(f"{embed.title} · {' · '.join(extras)}", 256)
         return embed
 
     def _history_embed(self, view: dict[str, Any], names: list[str]) -> discord.Embed | None:
@@ -357,9 +369,9 @@ class HiddenRulesUI(GameUI):
 
     def with_text(self, action: Any, text: str) -> Any:
         if isinstance(action, Play):
-            return dataclasses.replace(action, say=text or "")
+            return dataclasses.replace(action, say=said(text))
         if isinstance(action, Enforce):
-            return dataclasses.replace(action, hint=text or "")
+            return dataclasses.replace(action, hint=said(text))
         return action
 
 
@@ -454,7 +466,7 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
             try:
                 played = Card.parse(card)
             except (GameError, ValueError):
-                raise TableError(f"`{card}` isn't a card. Pick one of the suggestions (or type "
+                raise TableError(f"{echo(card)} isn't a card. Pick one of the suggestions (or type "
                                  "it like `7h`, `qs` or `ace of spades`).") from None
             if not any(_is_play(a) and a.card == played for a in legal):
                 raise TableError(f"You don't have {played} in your hand.")
@@ -463,9 +475,9 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
             if value not in (1, 11):
                 raise TableError(f"Your {played} counts 1 or 11: choose `ace_as` and play "
                                  "again.")
-            action = Play(played, value, say or "")
+            action = Play(played, value, said(say))
         else:
-            action = Play(played, 0, say or "")
+            action = Play(played, 0, said(say))
         await self.perform(interaction, table, action)
 
     @play.autocomplete("card")
@@ -476,7 +488,7 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
     # ---- enforce --------------------------------------------------------------------------
     def _holder_label(self, seat: int | None):
         def label(table: LiveTable, action: Any) -> str:
-            name = table.names[action.holder]
+            name = table.plain_names[action.holder]
             return f"Your own rule ({name})" if action.holder == seat else f"{name}'s rule"
         return label
 
@@ -484,7 +496,7 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
         window = self._view(table).get("window")
         if window is None:
             return None
-        return window["seat"], (f"{table.names[window['seat']]} — {window['card']} (total "
+        return window["seat"], (f"{table.plain_names[window['seat']]} — {window['card']} (total "
                                 f"{_num(window['total'])})")
 
     @app_commands.command(name="enforce", description="Say the last card broke a secret rule "
@@ -502,7 +514,7 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
         assert accused is not None  # an Enforce is legal only with an open window
         accused_seat, accused_label = accused
         wanted = player.strip()
-        named = table.names[accused_seat].lower()
+        named = table.plain_names[accused_seat].lower()
         if _CHOICE_RE.match(wanted):
             version, _, who = wanted.partition(".")
             if int(version) != table.version:
@@ -514,12 +526,12 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
             ok = bool(low) and (low in (named, accused_label.lower()) or low in named)
         if not ok:
             raise TableError(f"You can only enforce against the last card played: "
-                             f"{accused_label}.")
+                             f"{escape_markdown(accused_label)}.")
         table, action = self.choose_action(interaction, holder, _is_enforce,
                                            self._holder_label(seat))
         if not hint.strip():
             raise TableError("Give a hint: tell them what went wrong.")
-        await self.perform(interaction, table, dataclasses.replace(action, hint=hint))
+        await self.perform(interaction, table, dataclasses.replace(action, hint=said(hint)))
 
     @enforce.autocomplete("player")
     async def _player_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -568,7 +580,7 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
         matches = [c for c in cards if wanted and wanted in c["label"].lower()]
         if len(matches) == 1:
             return matches[0]["id"]
-        raise TableError(f"`{value}` isn't one of the {what}s you were dealt. Pick one of the "
+        raise TableError(f"{echo(value)} isn't one of the {what}s you were dealt. Pick one of the "
                          "suggestions.")
 
     async def _dealt_autocomplete(self, interaction: discord.Interaction, current: str,

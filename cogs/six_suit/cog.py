@@ -9,6 +9,7 @@ Teams are chosen in the lobby (option `teams=k`, the framework's team select).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +20,8 @@ from bot.game_cog import MAX_CHOICES, GameCog
 from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
-from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, clip, plain, plural
+from bot.ui.names import echo
+from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, cap_note, clip, plain, plural
 from engines import ENGINES
 from engines.core import GameError, Outcome, render_seats
 from engines.six_suit.cards import (
@@ -156,8 +158,9 @@ class SixSuitUI(GameUI):
         else:
             for start in range(0, len(seats), SEATS_PER_EMBED):
                 chunk = seats[start:start + SEATS_PER_EMBED]
-                title = ("Players" if len(seats) <= SEATS_PER_EMBED
-                         else f"Players {start + 1}–{start + len(chunk)}") + " · piles 1 → 6"
+                # one group of seats needs no title line (the status says "piles 1 → 6")
+                title = (None if len(seats) <= SEATS_PER_EMBED
+                         else f"Players {start + 1}–{start + len(chunk)} · piles 1 → 6")
                 embeds.append(self._seats_embed(view, names, chunk, title))
         return embeds
 
@@ -172,15 +175,18 @@ class SixSuitUI(GameUI):
             target = view.get("chain_target", -1)
             lines.append(f"🔁 {who} is on **extra turn {chain}** of a chain (earned by a double "
                          f"match on {_name(names, target)}).")
-        else:
-            lines.append(f"▶️ Turn of {who}.")
-        if phase == PREDICT:
-            lines.append(f"**Step 1 of 2 — predict:** {who} names a number, colour and shape, "
-                         "then draws.")
+        if phase == PREDICT:  # whose turn and its step on one line
+            step = ("**step 1 of 2, predict:** a number, colour and shape, then draw.")
         elif phase == PLAY:
-            lines.append(f"**Step 2 of 2 — play or discard:** {who} covers any pile with a "
-                         "hand card that shares an attribute, or discards.")
-        elif phase == "consent":
+            step = ("**step 2 of 2, play or discard:** cover any pile with a hand card "
+                    "that shares an attribute, or discard.")
+        else:
+            step = ""
+        if not chain:
+            lines.append(f"▶️ Turn of {who}" + (f" — {step}" if step else "."))
+        elif step:
+            lines.append(step)
+        if phase == "consent":
             offer = view.get("offer") or {}
             owner = _name(names, offer.get("target"))
             lines.append(f"✋ **Consent or veto:** {who} offers {_card(offer.get('card', '?'))} "
@@ -201,8 +207,11 @@ class SixSuitUI(GameUI):
     def _status_embed(self, view: dict[str, Any], names: list[str]) -> discord.Embed:
         mode = (f"{view['teams']} teams" if view.get("teams")
                 else f"{view['players']} players, each for themselves")
-        lines = [f"**Round {view['round']}** of at most {view['max_rounds']} · turn "
-                 f"{view['turn_number']} · dealer {_name(names, view['dealer'])} · {mode}"]
+        lines = [f"**Round {view['round']}** · dealer {_name(names, view['dealer'])} · {mode} · "
+                 "piles read 1 → 6"]
+        near = cap_note(view["round"] - 1, view["max_rounds"], "round")
+        if near:
+            lines.append(near)
         lines += self._phase_lines(view, names)
         if view.get("free_time") and view["phase"] != "over":
             left = view.get("free_time_rounds_left", 0)
@@ -235,26 +244,26 @@ class SixSuitUI(GameUI):
             lines.append("🚫 Vetoed this turn: " + ", ".join(
                 f"{_card(v['card'])} on {_name(names, v['target'])}'s pile {v['pile'] + 1}"
                 for v in vetoed))
-        embed = discord.Embed(description=clip("\n".join(lines), DESCRIPTION_LIMIT), colour=self.colour)
+        # piles, team scores and eliminations one line each (a phone stacks fields)
         discard = view.get("discard") or []
         shown = discard[-DISCARDS_SHOWN:]
         more = "… " if len(discard) > len(shown) else ""
-        embed.add_field(name=f"Discard pile ({len(discard)}, newest last)",
-                        value=clip(more + _cards(shown, "empty")), inline=False)
-        embed.add_field(name="Draw pile", value=plural(view["draw_pile"], "card"), inline=True)
+        lines.append(f"**Draw pile** {plural(view['draw_pile'], 'card')} · **Discard pile** "
+                     f"({len(discard)}, newest last) {more}{_cards(shown, 'empty')}")
         if view.get("teams"):
-            embed.add_field(name="Team scores", value=" · ".join(
-                f"Team {t['team'] + 1}: **{t['score']}**" for t in view["team_scores"]),
-                inline=True)
+            lines.append("**Team scores** " + " · ".join(
+                f"Team {t['team'] + 1}: **{t['score']}**" for t in view["team_scores"]))
         elims = view.get("eliminations") or []
         if elims:
-            embed.add_field(name="Eliminations", value=clip("\n".join(
+            lines.append("**Eliminations** " + " · ".join(
                 f"{_ordinal(e['number'])}: {_name(names, e['by'])} → "
-                f"{_name(names, e['victim'])} (+{e['points']})" for e in elims)), inline=False)
-        return embed
+                f"{_name(names, e['victim'])} (+{plural(e['points'], 'point')})"
+                for e in elims))
+        return discord.Embed(description=clip("\n".join(lines), DESCRIPTION_LIMIT),
+                             colour=self.colour)
 
     def _seats_embed(self, view: dict[str, Any], names: list[str], seats: list[dict[str, Any]],
-                     title: str) -> discord.Embed:
+                     title: str | None) -> discord.Embed:
         embed = discord.Embed(title=title, colour=self.colour)
         acting = set(view.get("to_act") or [])
         by = {e["victim"]: e for e in view.get("eliminations") or []}
@@ -271,11 +280,10 @@ class SixSuitUI(GameUI):
             hand = f"{plural(seat['hand_count'], 'card')} in hand"
             if seat.get("known_hand"):
                 hand += f" (shown: {_cards(seat['known_hand'])})"
-            if seat["alive"]:
+            if seat["alive"]:  # two lines a seat: who and what they hold, then the piles
+                name += f" · {hand} · {len(seat.get('under') or [])} covered"
                 piles = " ".join(_card(label) for label in seat["piles"])
-                extra = [hand, f"{len(seat.get('under') or [])} covered"]
-                extra += danger_notes(seat)
-                value = f"{piles}\n" + " · ".join(extra)
+                value = " · ".join([piles, *danger_notes(seat)])
             else:
                 elim = by.get(i)
                 how = (f" ({_ordinal(elim['number'])} out, by {_name(names, elim['by'])})"
@@ -416,7 +424,7 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
             if value is None:
                 choices = {0: "1, 2, 3, 4 or ?", 1: ", ".join(COLOUR_NAMES),
                            2: ", ".join(SHAPE_NAMES)}[which]
-                raise TableError(f"`{text}` isn't a {ATTRIBUTES[which]}: choose {choices}.")
+                raise TableError(f"{echo(text)} isn't a {ATTRIBUTES[which]}: choose {choices}.")
             values.append(value)
         await self.perform(interaction, table, Predict(*values))
 
@@ -475,9 +483,9 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
         if low in ME_WORDS or low.startswith("me ") or low.startswith("me—"):
             return seat
         head = low.split(".")[0].strip()
-        if head.isdigit() and 1 <= int(head) <= len(table.names):
+        if re.fullmatch(r"[0-9]{1,3}", head, re.ASCII) and 1 <= int(head) <= len(table.seats):
             return int(head) - 1
-        names = [n.lower() for n in table.names]
+        names = [n.lower() for n in table.plain_names]
         exact = [i for i, n in enumerate(names) if n == low]
         if len(exact) == 1:
             return exact[0]
@@ -522,11 +530,11 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
         table, seat, plays = self._mine(interaction, Play, self._no_play_reason)
         wanted = self._parse_card(card)
         if wanted is None:
-            raise TableError(f"`{card}` isn't a Six Suit card. Pick one of the suggestions or "
+            raise TableError(f"{echo(card)} isn't a Six Suit card. Pick one of the suggestions or "
                              "type it like `3 red triangle`.")
         target = self._parse_player(table, seat, player)
         if target is None:
-            raise TableError(f"`{player}` isn't a player at this table. Type `me`, a name or "
+            raise TableError(f"{echo(player)} isn't a player at this table. Type `me`, a name or "
                              "a seat number from the board.")
         action = Play(wanted, target, pile - 1)
         if action not in plays:
@@ -598,7 +606,7 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
         out = []
         for target in sorted(fits, key=lambda t: (t != seat, t)):
             who = ("Me (my own piles)" if target == seat
-                   else f"{target + 1}. {_name(table.names, target)}")
+                   else f"{target + 1}. {_name(table.plain_names, target)}")
             name = f"{who} — {plural(fits[target], 'pile')} fit"
             if needle and needle not in name.lower():
                 continue
@@ -619,7 +627,8 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
             if a.pile in labels:
                 continue
             if both:
-                text = render_seats(table.engine.menu_path(table.state, a)[-1], table.names)
+                text = render_seats(table.engine.menu_path(table.state, a)[-1],
+                                    table.plain_names)
             else:
                 text = f"Pile {a.pile + 1}"
             labels[a.pile] = text

@@ -14,10 +14,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.game_cog import GameCog
+from bot.game_cog import GameCog, choice_value
 from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
+from bot.ui.names import echo
 from bot.ui.text import clip, plural
 from engines import ENGINES
 from engines.cards import SUIT_NAMES, SUIT_SYMBOLS, Card
@@ -139,14 +140,12 @@ class SuitTabooUI(GameUI):
         if view.get("end_mode"):
             lines.append("⏳ **End mode:** no more reshuffles; the open cards can still be "
                          "picked and anyone may **drop out**.")
-        embed = discord.Embed(description="\n".join(lines), colour=self.colour)
-        deck = f"{view['deck']} card(s)"
+        deck = f"**Deck** {plural(view['deck'], 'card')}"
         if view.get("reshuffles"):
-            deck += f" · reshuffled {view['reshuffles']}×"
-        embed.add_field(name="Deck", value=deck, inline=True)
-        embed.add_field(name="Dump", value=f"{view['dump']} card(s)", inline=True)
-        embed.add_field(name="Open cards", value=_cards(view["open"], "none"), inline=True)
-        return embed
+            deck += f" (reshuffled {view['reshuffles']}×)"
+        lines.append(f"{deck} · **Dump** {plural(view['dump'], 'card')} · **Open cards** "
+                     f"{_cards(view['open'], 'none')}")  # one line: a phone stacks fields
+        return discord.Embed(description="\n".join(lines), colour=self.colour)
 
     def _players_embed(self, view: dict[str, Any], names: list[str]) -> discord.Embed:
         embed = discord.Embed(title="History lines", colour=self.colour)
@@ -167,26 +166,36 @@ class SuitTabooUI(GameUI):
             hand = f"{player['hand_size']}"
             if player.get("known_hand"):
                 hand += f" (known: {_cards(player['known_hand'])})"
-            suits = " ".join(dict.fromkeys(player.get("built_suits") or [])) or "none yet"
-            value = (f"🏹 Catapult {catapult} · 🛡️ Shields {_cards(player['shields'], 'none')}\n"
-                     f"❓ Doubts {doubts} · ✋ Hand {hand}\n"
-                     f"Catapult suits shown this round: {suits}")  # rules those aces out
+            suits = " ".join(dict.fromkeys(player.get("built_suits") or []))
+            if suits:  # the suits a catapult showed this round rule those aces out
+                title += f" · catapult suits shown: {suits}"
+            value = (f"🏹 {catapult} · 🛡️ {_cards(player['shields'], 'none')} · "
+                     f"❓ {doubts} · ✋ {hand}")
             embed.add_field(name=clip(title, 256), value=clip(value), inline=False)
         return embed
 
     def _reveal_embed(self, last: dict[str, Any], view: dict[str, Any], names: list[str]
                       ) -> discord.Embed:
         winners = ", ".join(_name(names, w) for w in last.get("winners", [])) or "nobody"
-        why = ("ended by the turn cap" if last.get("reason") == "turn cap"
-               else "everyone was done")
-        embed = discord.Embed(
-            title=f"Round {last['round']} reveal",
-            description=(f"The round {why}. Roles and doubts are flipped; every history line "
-                         f"below.\n**Round winners:** {winners}"),
-            colour=0x7F8C8D)
-        for line in last.get("players", []):
-            embed.add_field(name=clip(self._reveal_title(line, names), 256),
-                            value=clip(self._reveal_value(line, names)), inline=False)
+        why = ("was ended by the turn cap" if last.get("reason") == "turn cap"
+               else "ended: everyone was done")
+        if view.get("phase") != "over":
+            # during the next round a line per player (the details are in 📜 History)
+            text = " · ".join(
+                f"{'✅' if line.get('won') else '❌'} {_name(names, line['seat'])} was "
+                f"{line['role']}" + (f" ({line['wire_role']})" if line.get("wire_role") else "")
+                for line in last.get("players", []))
+            embed = discord.Embed(title=f"Round {last['round']} reveal",
+                                  description=clip(text, 4096), colour=0x7F8C8D)
+        else:
+            embed = discord.Embed(
+                title=f"Round {last['round']} reveal",
+                description=(f"The round {why}. Roles and doubts are flipped; every history "
+                             f"line below.\n**Round winners:** {winners}"),
+                colour=0x7F8C8D)
+            for line in last.get("players", []):
+                embed.add_field(name=clip(self._reveal_title(line, names), 256),
+                                value=clip(self._reveal_value(line, names)), inline=False)
         accusations = last.get("accusations")
         if accusations is not None:
             parts = [f"{'✅' if a['right'] else '❌'} ace of "
@@ -322,7 +331,7 @@ def _build_label(_table: LiveTable, action: Any) -> str:
 def cast_labeller(table: LiveTable) -> Callable[[LiveTable, Any], str]:
     """Cast labels for this table as it is now (which ammunition is open, which in hand)."""
     open_cards = table.engine.view(table.state, None)["open"]
-    names = table.names
+    names = table.plain_names  # labels: choices show no markdown
     return lambda _table, action: cast_text(action, open_cards, names)
 
 
@@ -335,7 +344,7 @@ def cast_text(action: Cast, open_cards: list[str], names: list[str]) -> str:
 
 
 def _accuse_label(table: LiveTable, action: Any) -> str:
-    return "Out of play" if action.target is None else _name(table.names, action.target)
+    return "Out of play" if action.target is None else _name(table.plain_names, action.target)
 
 
 def _cached(label: Callable[[LiveTable, Any], str]) -> Callable[[LiveTable, Any], str]:
@@ -375,8 +384,7 @@ class SuitTabooCog(GameCog, group_name="suittaboo", group_description="Play Suit
         def keep(action: Any) -> bool:
             return isinstance(action, kind) and extra(action)
 
-        head, dot, tail = value.partition(".")
-        if dot and head.isdigit() and tail.isdigit():
+        if choice_value(value) is not None:
             return self.choose_action(interaction, value, keep, label)
         words = normalise(value)
         legal = list(table.engine.legal_actions(table.state, seat))
@@ -387,9 +395,9 @@ class SuitTabooCog(GameCog, group_name="suittaboo", group_description="Play Suit
             index = (exact or found)[0]
             return self.choose_action(interaction, f"{table.version}.{index}", keep, label)
         if len(found) > 1:
-            raise TableError(f"`{value}` fits {len(found)} moves; please pick one of the "
+            raise TableError(f"{echo(value)} fits {len(found)} moves; please pick one of the "
                              "suggestions.")
-        raise TableError(f"`{value}` isn't a legal move right now. Pick one of the "
+        raise TableError(f"{echo(value)} isn't a legal move right now. Pick one of the "
                          "suggestions, or use **Take my turn** on the board.")
 
     async def _suggest(self, interaction: discord.Interaction, current: str, kind: type,
@@ -451,11 +459,11 @@ class SuitTabooCog(GameCog, group_name="suittaboo", group_description="Play Suit
             return
         you = table.engine.view(table.state, seat)["you"]
         if wanted not in you["hand"]:
-            raise TableError(f"`{wanted}` isn't in your hand. Your hand: "
+            raise TableError(f"{echo(wanted)} isn't in your hand. Your hand: "
                              f"{_cards(you['hand'], 'empty')}.")
         own = _own_suit(you["role"])
         if own and wanted.endswith(own):
-            raise TableError(f"`{wanted}` is your own suit ({own}): a catapult may never show "
+            raise TableError(f"{echo(wanted)} is your own suit ({own}): a catapult may never show "
                              "your own suit. Pick another card.")
 
     @build.autocomplete("card")

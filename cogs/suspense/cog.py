@@ -36,12 +36,10 @@ class SuspenseUI(GameUI):
         return f"{super().rules_markdown()}\n\n**The 13 cards**\n{table}"
 
     def render_board(self, view: dict[str, Any], names: list[str]) -> list[discord.Embed]:
-        embed = discord.Embed(colour=self.colour)
-        embed.description = (
-            f"**Match {view['match']}** · dealer **{names[view['dealer']]}** · face-up total "
-            f"**{view['total']}** / {view['threshold']} · first to {view['points_target']} "
-            "points wins")
-        for player in view["players"]:
+        lines = [f"**Match {view['match']}** · dealer **{names[view['dealer']]}** · face-up "
+                 f"total **{view['total']}** / {view['threshold']} · first to "
+                 f"{plural(view['points_target'], 'point')} wins"]
+        for player in view["players"]:  # one line each: a phone shows ~20 lines at once
             seat = player["seat"]
             status = []
             if seat == view["turn"]:
@@ -50,28 +48,25 @@ class SuspenseUI(GameUI):
                 status.append("folded")
             elif player["passed"]:
                 status.append("passed")
-            in_play = "\n".join(f"`{c}` {condition_text(c)}" for c in player["in_play"]) or "—"
-            embed.add_field(
-                name=f"{names[seat]} — {plural(player['score'], 'pt')}"
-                     + (f" ({', '.join(status)})" if status else ""),
-                value=clip(f"{plural(player['hand_size'], 'card')} in hand\n{in_play}"),
-                inline=False)
-        embeds = [embed]
+            face_up = " ".join(f"`{c}`" for c in player["in_play"]) or "none"
+            lines.append(f"**{names[seat]}** — {plural(player['score'], 'pt')}"
+                         + (f" ({', '.join(status)})" if status else "")
+                         + f" · {plural(player['hand_size'], 'card')} in hand · face up: "
+                         f"{face_up}")
+        embeds = [discord.Embed(colour=self.colour, description=clip("\n".join(lines), 4096))]
         last = view.get("last_match")
         if last:
             met = ", ".join(names[s] for s in last["met"]) or "nobody"
             gains = ", ".join(f"{names[s]} +{p}" for s, p in enumerate(last["points"]))
-            recap = discord.Embed(
-                title=f"Match {last['match']} result",
-                description=(f"Secret card `{last['secret']}`: *{last['condition']}*\n"
-                             f"Met by: **{met}** · {gains}"),
-                colour=0x7F8C8D)
             hands = last.get("hands") or {}
             items = hands.items() if isinstance(hands, dict) else enumerate(hands)
             shown = [f"{names[int(s)]}: {_cards(h)}" for s, h in items if h is not None]
+            text = (f"Secret card `{last['secret']}`: *{last['condition']}*\n"
+                    f"Met by: **{met}** · {gains}")
             if shown:
-                recap.add_field(name="Hands at the end", value=clip("\n".join(shown)))
-            embeds.append(recap)
+                text += "\nHands at the end: " + " · ".join(shown)
+            embeds.append(discord.Embed(title=f"Match {last['match']} result",
+                                        description=clip(text, 4096), colour=0x7F8C8D))
         return embeds
 
     def render_private(self, view: dict[str, Any], names: list[str], seat: int

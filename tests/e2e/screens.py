@@ -14,7 +14,7 @@ from tests.e2e.driver import TableDriver
 
 NOTICE = "can't send you direct messages"
 # the largest-table games' turn timer: humans click within it; the last one lets it run out
-TURN_SECONDS = 1
+TURN_SECONDS = 2
 # markdown Discord would show raw in a label, a choice or a command description
 RAW_MARKDOWN = re.compile(r"`|\*\*|__|~~|\|\|")
 
@@ -87,6 +87,18 @@ def assert_panels_plain(fake, users: list[User]) -> None:
                             assert not RAW_MARKDOWN.search(option["label"]), option
 
 
+def deepest_panel(fake, users: list[User]) -> int:
+    """The most steps deep any player went in the Take my turn panel (`A › B` = 1)."""
+    depth = 0
+    for user in users:
+        for message in fake.ephemerals(user):
+            for version in message.versions():
+                for line in version.text.split("\n"):
+                    if "Your move" in line:
+                        depth = max(depth, line.count(" › "))
+    return depth
+
+
 def assert_recent_keeps_whole_lines(d: TableDriver) -> None:
     """The board's Recent field: whole log lines only, the newest last, within 1024."""
     for version in d.board_versions():
@@ -157,6 +169,7 @@ async def play_then_hand_over(fake, d: TableDriver, *, human_moves: int, last: U
         if d.table is not None and user is not last and d.table.seat_of(user.id) is not None \
                 and not d.table.is_ai(d.table.seat_of(user.id)):
             await leave(fake, d, user)
+    live = d.table
     for _ in range(600):
         if d.table is None:
             break
@@ -164,10 +177,7 @@ async def play_then_hand_over(fake, d: TableDriver, *, human_moves: int, last: U
         await asyncio.sleep(0.1)
     else:
         raise AssertionError("the AI seats did not finish the game")
-    for _ in range(200):  # the result is posted once the last move is delivered
-        await fake.settle()
-        if any("game over" in m.text for m in fake.channel_messages(d.channel)):
-            break
+    await d.result_posted(live)
     return moves
 
 
@@ -179,12 +189,12 @@ def assert_game_over(fake, d: TableDriver) -> str:
 
 async def play_full_table(fake, world, bots, command: str, game: str, *, humans: int,
                           ai: int = 0, options: str | None = None, human_moves: int = 12,
-                          before_start=None) -> TableDriver:
+                          panel_steps: int = 1, before_start=None) -> TableDriver:
     """Open `command` at its largest table (`humans` people — alice hosts, one has closed
     DMs — and `ai` AI seats), open every screen, play `human_moves` moves through the panel,
     then hand the seats over to AI players who finish the game (`play_then_hand_over`), and
-    run every check above. `before_start(d, lobby)` may click more in
-    the lobby."""
+    run every check above; someone went at least `panel_steps` steps deep in the panel.
+    `before_start(d, lobby)` may click more in the lobby."""
     pool = [world.bob, world.carol, world.dave]
     open_others = humans - 2
     if open_others > len(pool):
@@ -212,5 +222,6 @@ async def play_full_table(fake, world, bots, command: str, game: str, *, humans:
     await open_reference_screens(fake, d, closed, game)
     assert_recent_keeps_whole_lines(d)
     assert_panels_plain(fake, d.players)
+    assert deepest_panel(fake, d.players) >= panel_steps
     assert_closed_dms_handled(fake, d, closed)
     return d
