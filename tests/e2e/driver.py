@@ -242,8 +242,12 @@ class TableDriver:
                     self.table.state):
                 continue  # an AI seat acted meanwhile (e.g. an optional move)
             user = self.seat_user(humans[0])
+            version = self.table.version
             text = await self.take_turn(user, choose)
-            if CONFIRM not in text and ("out of date" in text or "moved on" in text):
+            timed_out = ("not your turn" in text and self.table is not None
+                         and self.table.version != version)  # a turn timer moved for them
+            if CONFIRM not in text and ("out of date" in text or "moved on" in text
+                                        or timed_out):
                 stale += 1
                 assert stale < 100, text
                 await self.fake.settle()
