@@ -380,7 +380,7 @@ class TableInteractions:
         picture = None
         if await self.service.publisher.pictures.for_user(interaction.user.id,
                                                           table.row.guild_id):
-            picture = await render.draw(job)
+            picture = await render.draw(job, timeout=render.INTERACTION_PICTURE_SECONDS)
         render.show_picture(embed, picture)
         view = None
         if seat in table.engine.to_act(table.state):
