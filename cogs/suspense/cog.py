@@ -59,20 +59,23 @@ class SuspenseUI(GameUI):
         embeds = [embed]
         last = view.get("last_match")
         if last:
-            met = ", ".join(names[s] for s in last["met"]) or "nobody"
-            gains = ", ".join(f"{names[s]} +{p}" for s, p in enumerate(last["points"]))
-            recap = discord.Embed(
-                title=f"Match {last['match']} result",
-                description=(f"Secret card `{last['secret']}`: *{last['condition']}*\n"
-                             f"Met by: **{met}** · {gains}"),
-                colour=0x7F8C8D)
-            hands = last.get("hands") or {}
-            items = hands.items() if isinstance(hands, dict) else enumerate(hands)
-            shown = [f"{names[int(s)]}: {_cards(h)}" for s, h in items if h is not None]
-            if shown:
-                recap.add_field(name="Hands at the end", value=clip("\n".join(shown)))
+            recap = discord.Embed(title=f"Match {last['match']} result",
+                                  description=self._recap_text(last, names), colour=0x7F8C8D)
             embeds.append(recap)
         return embeds
+
+    @staticmethod
+    def _recap_text(last: dict[str, Any], names: list[str]) -> str:
+        """The secret card, who met it with the card(s) that decided it, and the points.
+        RULINGS (match-end reveal, amended): never whole hands, so a folded hand cannot be
+        rebuilt from what is shown."""
+        deciding = last.get("deciding") or [None] * len(last["points"])
+        met = ", ".join(
+            f"**{names[s]}**" + (f" ({_cards(deciding[s])})" if deciding[s] else "")
+            for s in last["met"]) or "nobody"
+        gains = ", ".join(f"{names[s]} +{p}" for s, p in enumerate(last["points"]))
+        return (f"Secret card `{last['secret']}`: *{last['condition']}*\n"
+                f"Met by: {met} · {gains}")
 
     def render_private(self, view: dict[str, Any], names: list[str], seat: int
                        ) -> discord.Embed:
