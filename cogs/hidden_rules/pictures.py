@@ -54,7 +54,8 @@ def board_picture(view: dict[str, Any], names: list[str]) -> Picture:
 def hand_picture(view: dict[str, Any], names: list[str], seat: int) -> Picture:
     hand = view.get("hand") or []
     sections = [Section("Your hand", [french_item(c, HW, HH) for c in hand],
-                        empty="your hand is empty")]
+                        empty="face down until you keep your rule" if view.get("hand_hidden")
+                        else "your hand is empty")]
     rule = view.get("my_rule")
     if rule:
         sections.append(Section("Your secret rule",
