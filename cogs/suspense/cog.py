@@ -11,7 +11,7 @@ from bot.game_cog import GameCog
 from bot.game_ui import GameUI
 from bot.ui.text import clip, plural
 from engines import ENGINES
-from engines.suspense.rules import Fold, Pass, Play, condition_table, condition_text
+from engines.suspense.rules import Fold, Pass, Play, condition_text
 
 from . import pictures
 
@@ -30,10 +30,6 @@ class SuspenseUI(GameUI):
     colour = 0x9B59B6
     blurb = ("2–3 players bluff and deduce which of 13 cards is the secret one: its victory "
              "condition decides who scores.")
-
-    def rules_markdown(self) -> str:
-        table = "\n".join(f"`{row['card']}` {row['condition']}" for row in condition_table())
-        return f"{super().rules_markdown()}\n\n**The 13 cards**\n{table}"
 
     def render_board(self, view: dict[str, Any], names: list[str]) -> list[discord.Embed]:
         embed = discord.Embed(colour=self.colour)

@@ -97,7 +97,8 @@ async def enforce_by_slash(fake, world, user, holder_name: str, hint: str):
     assert len(players) == 1, players
     holders = await fake.autocomplete(user, f"{CMD} enforce", {"player": players[0]["value"]},
                                       focused="holder", channel=world.channel)
-    assert len(holders) == 3, holders
+    # the three players' rules and, at a quiet table (the default), "unnecessary talking"
+    assert len(holders) == 4 and "Unnecessary talking" in holders[-1]["name"], holders
     pick = next(h for h in holders if holder_name in h["name"])
     return await ok(fake, world, user, "enforce", {"player": players[0]["value"],
                                                     "holder": pick["value"], "hint": hint})
