@@ -9,8 +9,8 @@ hand, PNG bytes (median / max), and the first (cold) render, which also draws th
 sprites the later ones reuse.
 
 Loop stalls: the same boards are rendered while an asyncio ticker (every 5 ms) measures how
-late it wakes, once with the rendering in a worker thread (as the bot does) and once on the
-loop itself (for comparison).
+late it wakes: in the worker process (as the bot does), in a worker thread (which still
+takes the GIL from the loop) and on the loop itself (for comparison).
 
     python -m bench.pictures                 # every game, 3 games each
     python -m bench.pictures --games six_suit --plays 10 --json pictures.json
@@ -26,6 +26,7 @@ from typing import Any
 
 from bench import machine, median, percentile, pick_engines, print_table, verdict, write_json
 from bot.game_ui import registered_uis
+from bot.pictures import PictureJob, render_off_loop
 from bot.pictures.samples import random_states
 
 GOAL_P95_MS = 20.0  # Six Suit at 12 players
@@ -65,8 +66,8 @@ def measure(game: str, engine: Any, ui: Any, plays: int, moves: int) -> dict[str
             "hand_bytes": hand_bytes}
 
 
-async def _stalls(jobs: list, threaded: bool) -> dict[str, float]:
-    """Worst and p99 lateness of a 5 ms ticker while the jobs render."""
+async def _stalls(jobs: list, mode: str) -> dict[str, float]:
+    """Worst and p99 lateness of a 5 ms ticker while the jobs render, one after another."""
     late: list[float] = []
     done = asyncio.Event()
 
@@ -80,10 +81,12 @@ async def _stalls(jobs: list, threaded: bool) -> dict[str, float]:
     task = asyncio.create_task(ticker())
     await asyncio.sleep(0.02)
     for job in jobs:
-        if threaded:
-            await asyncio.to_thread(job)
+        if mode == "worker process":
+            await render_off_loop(job)
+        elif mode == "worker thread":
+            await asyncio.to_thread(job.draw)
         else:
-            job()
+            job.draw()
             await asyncio.sleep(0)
     done.set()
     await task
@@ -123,9 +126,13 @@ def main() -> None:
     engine, ui = pick_engines(game)[game], uis[game]
     names = [f"Player {i + 1}" for i in range(engine.max_players)]
     views = [public for public, _ in _views(engine, engine.max_players, 99, 60)]
-    jobs = [lambda v=v: ui.board_picture(v, names) for v in views]
-    stalls = {mode: asyncio.run(_stalls(jobs, threaded=mode == "worker thread"))
-              for mode in ("worker thread", "on the loop")}
+    jobs = [PictureJob(game, v, names) for v in views]
+    del ui
+    asyncio.run(render_off_loop(jobs[0]))  # start the worker process and warm its sprites
+    for job in jobs:
+        job.draw()  # warm this process's sprites too
+    stalls = {mode: asyncio.run(_stalls(jobs, mode))
+              for mode in ("worker process", "worker thread", "on the loop")}
     print(f"\nEvent-loop lateness while {len(jobs)} {game} boards render "
           "(5 ms ticker):")
     print_table(["rendering", "ticks", "p99 ms late", "max ms late"],

@@ -216,6 +216,9 @@ class Publisher:
             outgoing.append((seat, user_id, digest, looks, events, (embed, job), new))
         for index, (seat, user_id, digest, looks, _events, (embed, job), new) in enumerate(
                 outgoing):
+            if user_id in self._closed_users():  # paused after a 403: no picture drawn
+                sent[str(seat)], shown[str(seat)] = digest, looks
+                continue
             picture = None
             if await self.pictures.for_user(user_id, table.row.guild_id):
                 picture = await render.draw(job)

@@ -4,15 +4,22 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
 
-from bot.pictures import Picture, render_off_loop
+from bot.pictures import Picture, PictureJob, render_off_loop
 from bot.tables.settings import TableSettings, describe_options
 from bot.ui.components import RemoveSelect, RoutedView, TableButton, TeamSelect
-from bot.ui.text import FIELD_LIMIT, chunks, clip
+from bot.ui.text import (
+    DESCRIPTION_LIMIT,
+    FIELD_LIMIT,
+    FIELD_NAME_LIMIT,
+    FOOTER_LIMIT,
+    TITLE_LIMIT,
+    chunks,
+    clip,
+)
 from engines.core import Event, render_seats
 
 if TYPE_CHECKING:
@@ -52,7 +59,7 @@ def lobby_embed(table: LiveTable) -> discord.Embed:
         embed.add_field(name="Options" if i == 0 else "More options", value=part, inline=False)
     embed.set_footer(text=f"Table #{table.id} · Join, then the host presses Start · "
                      f"/{ui.command} rules")
-    return embed
+    return clip_embed(embed)
 
 
 def lobby_view(table: LiveTable) -> discord.ui.View:
@@ -76,10 +83,30 @@ def lobby_view(table: LiveTable) -> discord.ui.View:
     return view
 
 
+def clip_embed(embed: discord.Embed) -> discord.Embed:
+    """Every text of the embed within Discord's limit for it, cut by `clip` (a game's
+    renderer cuts where it knows better; this is the net under all of them)."""
+    if embed.title:
+        embed.title = clip(embed.title, TITLE_LIMIT)
+    if embed.description:
+        embed.description = clip(embed.description, DESCRIPTION_LIMIT)
+    for index, field in enumerate(embed.fields):
+        name, value = clip(field.name or "", FIELD_NAME_LIMIT), clip(field.value or "")
+        if (name, value) != (field.name, field.value):
+            embed.set_field_at(index, name=name, value=value, inline=field.inline)
+    if embed.footer.text:
+        embed.set_footer(text=clip(embed.footer.text, FOOTER_LIMIT),
+                         icon_url=embed.footer.icon_url)
+    if embed.author.name:
+        embed.set_author(name=clip(embed.author.name, TITLE_LIMIT), url=embed.author.url,
+                         icon_url=embed.author.icon_url)
+    return embed
+
+
 def _fit(embeds: list[discord.Embed]) -> list[discord.Embed]:
-    """Keep within Discord's 10 embeds / 6000 characters per message."""
+    """Keep within Discord's limits: each text, 10 embeds and 6000 characters a message."""
     kept, total = [], 0
-    for embed in embeds[:10]:
+    for embed in map(clip_embed, embeds[:10]):
         size = len(embed)
         if total + size > EMBED_TEXT_LIMIT:
             break
@@ -143,25 +170,25 @@ def private_embed(table: LiveTable, seat: int, events: list[Event] | None = None
         embed.add_field(name="Just now (only you see this)", value=clip(text, keep="end"),
                         inline=False)
     embed.set_footer(text="Secret: only you can see this.")
-    return embed
+    return clip_embed(embed)
 
 
 # ---------------------------------------------------------------------- pictures
-def board_picture_job(table: LiveTable) -> Callable[[], Picture | None]:
-    """The board's picture as a job for a worker thread, bound to the public view *now*."""
-    view, names, ui = table.engine.view(table.state, None), list(table.names), table.ui
-    return lambda: ui.board_picture(view, names)
+def board_picture_job(table: LiveTable) -> PictureJob:
+    """The board's picture to draw, bound to the public view *now*."""
+    return PictureJob(table.engine.name, table.engine.view(table.state, None),
+                      list(table.names))
 
 
-def hand_picture_job(table: LiveTable, seat: int) -> Callable[[], Picture | None]:
-    """A seat's private picture as a job, bound to that seat's own view *now*."""
-    view, names, ui = table.engine.view(table.state, seat), list(table.names), table.ui
-    return lambda: ui.hand_picture(view, names, seat)
+def hand_picture_job(table: LiveTable, seat: int) -> PictureJob:
+    """A seat's private picture to draw, bound to that seat's own view *now*."""
+    return PictureJob(table.engine.name, table.engine.view(table.state, seat),
+                      list(table.names), seat)
 
 
-async def draw(job: Callable[[], Picture | None]) -> Picture | None:
-    """Run a picture job off the event loop. A picture that fails is logged and left out:
-    the text it goes with is complete, and the game must not stop over a drawing."""
+async def draw(job: PictureJob) -> Picture | None:
+    """Draw a picture off the event loop. A picture that fails is logged and left out: the
+    text it goes with is complete, and the game must not stop over a drawing."""
     try:
         return await render_off_loop(job)
     except Exception:

@@ -92,3 +92,23 @@ def test_clip_always_fits_and_never_opens_markdown(text, limit, keep):
         assert cut == text
     elif balanced(text):
         assert balanced(cut), (text, cut)
+
+
+def test_clip_embed_puts_every_text_within_its_limit():
+    import discord
+
+    from bot.ui.render import clip_embed
+
+    line = "• **someone** plays `7♠` and says something quite long"
+    embed = discord.Embed(title="t" * 300, description="\n".join([line] * 200))
+    embed.add_field(name="n" * 300, value="\n".join([line] * 50))
+    embed.add_field(name="short", value="fine")
+    embed.set_footer(text="f " * 1500)
+    embed.set_author(name="a " * 200)
+    clip_embed(embed)
+    assert len(embed.title) <= 256 and len(embed.description) <= 4096
+    assert len(embed.fields[0].name) <= 256 and len(embed.fields[0].value) <= 1024
+    assert embed.fields[1].value == "fine"
+    assert len(embed.footer.text) <= 2048 and len(embed.author.name) <= 256
+    assert embed.fields[0].value.split("\n")[-1] == "…"
+    assert all(part == line for part in embed.fields[0].value.split("\n")[:-1])

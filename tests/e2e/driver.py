@@ -212,8 +212,9 @@ class TableDriver:
         """Every waiting human moves through the panel until the game is over (or, with
         `pause_after`, until they made that many moves: the game may go on)."""
         moves = stale = 0
+        live = self.table
         while self.table is not None and moves < max_moves:
-            table = self.table
+            table = live = self.table
             engine = table.engine
             humans = [s for s in sorted(engine.waiting_for(table.state)) if not table.is_ai(s)]
             if not humans:
@@ -239,7 +240,22 @@ class TableDriver:
             if moves == pause_after:
                 return moves
         assert self.table is None, "game did not finish"
+        await self.result_posted(live)
         return moves
+
+    async def result_posted(self, live, timeout: float = 20) -> None:
+        """Wait until a finished table's last delivery (its result message) is done: the
+        table leaves the bot's list of live tables before that."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while live is not None and loop.time() < end:
+            task = live.delivery_task
+            if live.meta.get("final_posted") and (task is None or task.done()):
+                break
+            await asyncio.sleep(0.01)
+        await self.fake.settle()
 
     async def synced(self, timeout: float = 20) -> None:
         """Wait until the bot has delivered the table's latest move (board, DMs, notice) and

@@ -14,7 +14,7 @@ from tests.e2e.driver import TableDriver
 
 NOTICE = "can't send you direct messages"
 # the largest-table games' turn timer: humans click within it; the last one lets it run out
-TURN_SECONDS = 1
+TURN_SECONDS = 2
 # markdown Discord would show raw in a label, a choice or a command description
 RAW_MARKDOWN = re.compile(r"`|\*\*|__|~~|\|\|")
 
@@ -157,6 +157,7 @@ async def play_then_hand_over(fake, d: TableDriver, *, human_moves: int, last: U
         if d.table is not None and user is not last and d.table.seat_of(user.id) is not None \
                 and not d.table.is_ai(d.table.seat_of(user.id)):
             await leave(fake, d, user)
+    live = d.table
     for _ in range(600):
         if d.table is None:
             break
@@ -164,10 +165,7 @@ async def play_then_hand_over(fake, d: TableDriver, *, human_moves: int, last: U
         await asyncio.sleep(0.1)
     else:
         raise AssertionError("the AI seats did not finish the game")
-    for _ in range(200):  # the result is posted once the last move is delivered
-        await fake.settle()
-        if any("game over" in m.text for m in fake.channel_messages(d.channel)):
-            break
+    await d.result_posted(live)
     return moves
 
 

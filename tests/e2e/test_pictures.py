@@ -60,6 +60,10 @@ async def test_board_and_hands_come_as_pictures(fake, world, bots, bot, game):
     await d.synced()
     now = only_picture(d.board())
     assert now["id"] != first["id"]
+    for user in (world.alice, world.bob):  # a DM edited in place keeps one picture only
+        for message in fake.dms(user):
+            if not message.deleted and message.attachments:
+                only_picture(message)
     # the server turns pictures off: boards are text only, still complete
     result = await fake.slash(world.mod, "config server", {"setting": "pictures",
                                                           "value": "false"},

@@ -87,3 +87,55 @@ def test_card_sprites_differ_from_their_neighbours_and_backs():
 def test_names_are_drawn_with_characters_the_font_has():
     assert drawable("Zoë 🎲 Ünal") == "Zoe Unal"
     assert drawable("🎲🎲", "Seat 3") == "Seat 3"
+
+
+def test_six_suit_board_shows_each_top_card_in_its_place():
+    """Structural check of a whole board: every pile's region holds that pile's top card
+    (the cached sprite laid on the panel), differs from its neighbour when the cards
+    differ, and no region shows a card back (no pile is hidden)."""
+    from bot.pictures import theme
+    from bot.pictures.canvas import PAD, flat
+    from bot.pictures.palette import PALETTE
+    from cogs.six_suit import pictures as six
+
+    engine = ENGINES["six_suit"]
+    state = played_state("six_suit", 12, moves=120)
+    view = engine.view(state, None)
+    image = _image(GAMES["six_suit"].board_picture(view, names_for(12)))
+
+    def as_shown(sprite):  # what the sprite looks like after the palette step
+        return flat(sprite, theme.PANEL).quantize(palette=PALETTE, dither=Image.Dither.NONE
+                                                  ).convert("RGB")
+
+    back = as_shown(cards.back(six.CW, six.CH))
+    seen = 0
+    for k, seat in enumerate(view["seats"]):  # solo game: seats in order, two columns
+        if not seat["alive"]:
+            continue
+        x0 = PAD + (k % 2) * (six.PANEL_W + 14) + 12
+        y0 = six.TOP_H + (k // 2) * (six.PANEL_H + 12) + 12 + 30 + 6
+        regions = [image.crop((x0 + p * (six.CW + six.GAP), y0,
+                               x0 + p * (six.CW + six.GAP) + six.CW, y0 + six.CH))
+                   for p in range(6)]
+        for p, region in enumerate(regions):
+            expected = as_shown(six._sprite(seat["piles"][p], six.CW, six.CH))
+            assert ImageChops.difference(region, expected).getbbox() is None
+            assert ImageChops.difference(region, back).getbbox() is not None
+            if p and seat["piles"][p] != seat["piles"][p - 1]:
+                assert ImageChops.difference(region, regions[p - 1]).getbbox() is not None
+            seen += 1
+    assert seen >= 6
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if g != "six_suit"])
+def test_other_players_hands_are_drawn_as_backs(game):
+    """Hands hidden from the viewer show as card backs (with their count) on the board;
+    the leak scan above checks no face of them is drawn. (Six Suit's board gives each hand's
+    size in words: its piles are all face up.)"""
+    from bot.pictures import theme
+
+    ui, engine = GAMES[game], ENGINES[game]
+    state = played_state(game, engine.max_players)
+    image = _image(ui.board_picture(engine.view(state, None), names_for(engine.max_players)))
+    colours = {c for _, c in image.getcolors(1 << 16)}
+    assert theme.BACK in colours and theme.BACK_LINE in colours
