@@ -61,6 +61,10 @@ def hand_picture(view: dict[str, Any], names: list[str], seat: int) -> Picture:
         sections.append(Section("Your secret rule",
                                 note=f"{rule['trigger']['text']} {rule['action']['text']}",
                                 empty=""))
+    elif view.get("hand_hidden"):  # RULINGS: rules are kept first, then the cards are seen
+        dealt = view.get("dealt") or {"triggers": [], "actions": []}
+        sections.append(Section("Keep one trigger and one action", note=" / ".join(
+            c["text"] for c in dealt["triggers"] + dealt["actions"]), empty=""))
     sections.append(_trick_section(view, names, HW, HH))
     alt = "Your Hidden Rules hand: " + (", ".join(card_words(c) for c in hand) or "empty")
     if rule:
