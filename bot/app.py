@@ -50,6 +50,9 @@ class CardTableBot(commands.Bot):
         intents.guilds = True
         kwargs.setdefault("guild_ready_timeout", 2.0)
         kwargs.setdefault("max_messages", None)
+        # Nobody is pinged unless a message names them in its own allowed_mentions
+        # (bot.ui.names.pings): a name written as <@id> or @everyone pings no one.
+        kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, tree_cls=CardTableTree, **kwargs)
         self.settings = settings
@@ -64,9 +67,11 @@ class CardTableBot(commands.Bot):
         self.storage: Storage | None = storage
         self.tree.on_error = self.on_app_command_error
         self.tree.interaction_check = _fresh_only
+        from bot.cooldowns import Cooldowns
         from bot.tables.service import TableService  # local: service imports bot types
         from bot.ui.handlers import TableInteractions
 
+        self.cooldowns = Cooldowns(settings.command_cooldown)
         self.tables = TableService(self)
         self.table_ui = TableInteractions(self)
         self.synced_commands: list[app_commands.AppCommand] = []
@@ -127,6 +132,9 @@ class CardTableBot(commands.Bot):
                     text = comp.get("value", "")
         await self.table_ui.on_text_submit(interaction, custom_id, text)
 
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.tables.channel_deleted(channel.id)
+
     async def close(self) -> None:
         try:
             await self.tables.stop()
@@ -151,7 +159,9 @@ class CardTableBot(commands.Bot):
         elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
             text = "You don't have permission to use that command here."
         elif isinstance(error, app_commands.TransformerError):
-            text = f"I couldn't understand `{error.value}`. Please pick from the suggestions."
+            from bot.ui.names import echo
+
+            text = f"I couldn't understand {echo(error.value)}. Please pick from the suggestions."
         else:
             log.exception("command failed", exc_info=original)
             text = SOMETHING_WENT_WRONG

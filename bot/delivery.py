@@ -23,6 +23,7 @@ from bot.pictures import Picture
 from bot.pictures.prefs import PicturePrefs
 from bot.ui import render
 from bot.ui.components import RematchButton, RoutedView
+from bot.ui.names import pings
 from bot.ui.text import CONTENT_LIMIT, DESCRIPTION_LIMIT, clip
 from engines.core import render_seats
 
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
     from bot.tables.service import TableService
 
 log = logging.getLogger("cardtable.delivery")
-MENTIONS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 # /notify: where a player's turn pings them (stored per user, `channel` by default)
 CHANNEL, DM, OFF = "channel", "dm", "off"
 NOTIFY_MODES = (CHANNEL, DM, OFF)
@@ -114,9 +114,7 @@ class Publisher:
         embeds = render.board_embeds(table)
         content = {"view": render.board_view(table),
                    "content": self._turn_text(table, key) if key else None,
-                   "allowed_mentions": discord.AllowedMentions(
-                       users=[discord.Object(uid) for uid in pinged], roles=False,
-                       everyone=False)}
+                   "allowed_mentions": pings(*pinged)}  # only whoever must act (/notify)
         picture = None
         if await self.pictures.server(table.row.guild_id):
             picture = await render.draw(render.board_picture_job(table))  # same state as text
@@ -279,7 +277,8 @@ class Publisher:
                 told.append(user_id)
                 await self.announce(table, f"📪 <@{user_id}>, I can't send you direct messages "
                                     "(they may be closed for this server). Use the **My hand** "
-                                    f"button or `/{table.ui.command} hand` to see your cards.")
+                                    f"button or `/{table.ui.command} hand` to see your cards.",
+                                    ping=(user_id,))
             self.service.meta_changed(table)
             return False
         except discord.HTTPException as exc:
@@ -319,16 +318,24 @@ class Publisher:
         engine = table.engine
         outcome = engine.outcome(table.state)
         channel = self.channel(table)
-        names = [f"{s['name']} (left)" if s.get("left") else s["name"] for s in table.seats]
+        safe = table.names
+        names = [f"{name} (left)" if s.get("left") else name
+                 for s, name in zip(table.seats, safe, strict=True)]
         text = table.ui.render_result(outcome, engine.view(table.state, None), names)
-        left = [s["name"] for s in table.seats if s.get("left")]
+        left = [name for s, name in zip(table.seats, safe, strict=True) if s.get("left")]
         if left:
             text += (f"\n\n🚪 {', '.join(left)} left during the game; an AI finished for "
                      f"{'them' if len(left) > 1 else 'that seat'} (counted as played, not won).")
+        replaced = [name for s, name in zip(table.seats, safe, strict=True)
+                    if s.get("replaced") and not s.get("left")]
+        if replaced:
+            text += (f"\n\n🤖 An AI finished the game for {', '.join(replaced)} after their "
+                     "time ran out; the result counts as "
+                     "theirs, win or loss.")
         embed = discord.Embed(title=f"🏁 {engine.title} — game over",
                               description=clip(text, DESCRIPTION_LIMIT),
                               colour=table.ui.colour)
-        reason = render_seats(outcome.reason, table.names)
+        reason = render_seats(outcome.reason, table.plain_names)  # a footer shows no markdown
         embed.set_footer(text=f"{reason} · /leaderboard and /stats keep the score")
         view = None
         if table.meta.get("match_id") and any(s.get("user_id") for s in table.seats):
@@ -337,13 +344,16 @@ class Publisher:
         await channel.send(embed=embed, **({"view": view} if view else {}))
 
     # ------------------------------------------------------------------ one-offs
-    async def announce(self, table: LiveTable, text: str) -> None:
-        """Post a note in the table's channel. A passing failure is logged; a channel that
-        is gone or unwritable raises, so the delivery task pauses the table."""
+    async def announce(self, table: LiveTable, text: str, *, ping: tuple[int, ...] = ()
+                       ) -> None:
+        """Post a note in the table's channel; it may ping exactly the users in `ping`. A
+        passing failure is logged; a channel that is gone or unwritable raises, so the
+        delivery task pauses the table."""
         from bot.tables.service import channel_unusable
 
         try:
-            await self.channel(table).send(clip(text, CONTENT_LIMIT), allowed_mentions=MENTIONS)
+            await self.channel(table).send(clip(text, CONTENT_LIMIT),
+                                           allowed_mentions=pings(*ping))
         except discord.HTTPException as exc:
             if channel_unusable(exc):
                 raise

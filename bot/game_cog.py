@@ -7,6 +7,7 @@ subcommands, which turn typed input into engine actions through `choose_action` 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -19,11 +20,21 @@ from bot.tables.live import LiveTable
 from bot.tables.service import TableError
 from bot.tables.settings import parse_option_text
 from bot.ui.handlers import display_name, is_moderator
+from bot.ui.names import echo
 from bot.ui.replies import reply
 from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, chunks, plain
 from engines.core import render_seats
 
 MAX_CHOICES = 25
+# An autocomplete value: `{version}.{index}`, ASCII digits of a sane length (typed text such
+# as "².0" or a 5000-digit number is not one, and int() would refuse it).
+_CHOICE_VALUE = re.compile(r"\s*([0-9]{1,12})\.([0-9]{1,6})\s*", re.ASCII)
+
+
+def choice_value(text: str) -> tuple[int, int] | None:
+    """(version, index) if `text` is an autocomplete value, else None."""
+    match = _CHOICE_VALUE.fullmatch(str(text))
+    return (int(match[1]), int(match[2])) if match else None
 
 
 class GameCog(commands.GroupCog):
@@ -71,7 +82,9 @@ class GameCog(commands.GroupCog):
         return table, seat, mine
 
     def label(self, table: LiveTable, action: Any) -> str:
-        return render_seats(table.engine.describe(table.state, action), table.names)
+        """A move as suggestions list it and typed text is matched against (plain names:
+        choices show no markdown)."""
+        return render_seats(table.engine.describe(table.state, action), table.plain_names)
 
     async def autocomplete_actions(self, interaction: discord.Interaction, current: str,
                                    keep: Callable[[Any], bool] = lambda a: True,
@@ -103,13 +116,14 @@ class GameCog(commands.GroupCog):
                       label: Callable[[LiveTable, Any], str] | None = None) -> tuple[LiveTable, Any]:
         """Map an autocomplete value (or typed text) to one legal action, or explain why not."""
         table, _seat, legal = self.legal_for(interaction)
-        version, dot, index = value.partition(".")
-        if dot and version.isdigit() and index.isdigit():
-            if int(version) != table.version:
+        picked = choice_value(value)
+        if picked is not None:
+            version, index = picked
+            if version != table.version:
                 raise TableError("That choice is out of date (the game moved on). Please pick "
                                  "again from the suggestions.")
-            if int(index) < len(legal) and keep(legal[int(index)]):
-                return table, legal[int(index)]
+            if index < len(legal) and keep(legal[index]):
+                return table, legal[index]
         label = label or self.label
         wanted = value.strip().lower()
         matches = [a for a in legal if keep(a) and label(table, a).lower() == wanted]
@@ -120,9 +134,9 @@ class GameCog(commands.GroupCog):
         if not legal:
             raise TableError("It's not your turn.")
         if not matches:
-            raise TableError(f"`{value}` isn't a legal move right now. Pick one of the "
+            raise TableError(f"{echo(value)} isn't a legal move right now. Pick one of the "
                              "suggestions, or use **Take my turn** on the board.")
-        raise TableError(f"`{value}` matches several moves; please pick one of the suggestions.")
+        raise TableError(f"{echo(value)} matches several moves; please pick one of the suggestions.")
 
     async def perform(self, interaction: discord.Interaction, table: LiveTable, action: Any
                       ) -> None:
@@ -135,11 +149,13 @@ class GameCog(commands.GroupCog):
     async def new(self, interaction: discord.Interaction, options: str | None = None) -> None:
         if interaction.guild_id is None:
             raise TableError("Games are played in server channels, not in DMs.")
+        self.bot.cooldowns.ready(interaction.user.id, "lobby")
         overrides = parse_option_text(options)
         table = await self.bot.tables.open_lobby(
             self.ui.engine.name, guild_id=interaction.guild_id,
             channel_id=interaction.channel_id, host_id=interaction.user.id,
             host_name=display_name(interaction.user), overrides=overrides)
+        self.bot.cooldowns.used(interaction.user.id, "lobby")
         await self.bot.table_ui.post_lobby(interaction, table)
 
     @app_commands.command(name="leave", description="Leave this channel's game (an AI takes "
@@ -195,6 +211,15 @@ class GameCog(commands.GroupCog):
         """Answer first; the delivery task posts the board anew and deletes the old one. On
         a paused table (channel unwritable) this is how play carries on."""
         table = self.table_here(interaction)
+        # A repost costs two channel requests from the budget every table shares: once per
+        # table per cooldown (others are pointed at the fresh one), once per member too.
+        cooldowns = self.bot.cooldowns
+        if cooldowns.left(table.id, "table-board") > 0:
+            await reply(interaction, "The board was posted again a moment ago: it's the "
+                        "newest board message in this channel.", ephemeral=True)
+            return
+        cooldowns.take(interaction.user.id, "board")
+        cooldowns.used(table.id, "table-board")
         table.meta["turn_refresh"] = True
         if await self.bot.tables.resume(table):
             text = "Carrying on: the board is posted again below."

@@ -52,6 +52,10 @@ class Settings(BaseSettings):
         description="Discord allows a bot about 50 REST requests per second in total; the bot "
         "spaces its own requests to stay under this many (0 = no budget). Interaction replies "
         "never wait.")
+    command_cooldown: float = Field(
+        default=10.0, ge=0, le=3600,
+        description="Seconds a member waits between two uses of a command that posts to the "
+        "channel (/<game> new, /<game> board, Play again); 0 = no cooldown.")
 
     rest_timeout: float = Field(
         default=10.0, gt=0, le=300,

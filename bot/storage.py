@@ -577,7 +577,8 @@ class Storage:
         """
         winners = set(winners)
         players = [{"seat": i, "user_id": s.get("user_id"), "name": s.get("name"),
-                    "ai": bool(s.get("ai")), "left": bool(s.get("left"))}
+                    "ai": bool(s.get("ai")), "left": bool(s.get("left")),
+                    "replaced": bool(s.get("replaced"))}
                    for i, s in enumerate(table.seats)]
         duration = finished_at - table.started_at if table.started_at else None
         await self._db.execute("BEGIN")
@@ -592,7 +593,10 @@ class Storage:
             match_id = cur.lastrowid
             if table.guild_id is not None:
                 for player in players:
-                    if player["user_id"] is None or (player["ai"] and not player["left"]):
+                    # an AI seat has no user id; a human whom an AI replaced (time ran out)
+                    # or who left keeps theirs: the result is theirs, so a loss can't be
+                    # dodged by going idle
+                    if player["user_id"] is None:
                         continue
                     seat = player["seat"]
                     # a player who left is counted as having played and lost, with no points

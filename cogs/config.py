@@ -15,9 +15,9 @@ from bot.tables.settings import (
     describe_model,
     describe_options,
     option_fields,
-    parse_value,
     resolve_options,
     resolve_server,
+    shown,
 )
 from bot.ui.replies import Refusal, reply, reply_error
 from bot.ui.text import OPTION_LIMIT, plain
@@ -77,14 +77,16 @@ class ConfigGroup(app_commands.Group, name="config",
         engine = ENGINES[game]
         key = option.strip().lower()
         stored = await self.bot.storage.get_game_settings(interaction.guild_id, game)
-        updated = {**stored, key: parse_value(value)}
         try:
-            resolve_options(engine, updated)
+            options, table = resolve_options(engine, {**stored, key: value})
         except OptionsError as exc:
             await reply_error(interaction, f"{exc} Nothing was changed.")
             return
-        await self.bot.storage.set_game_settings(interaction.guild_id, game, updated)
-        await self._show(interaction, game, f"✅ `{key}` is now **{value}** for new tables.")
+        typed = getattr(options if key in engine.Options.model_fields else table, key)
+        await self.bot.storage.set_game_settings(interaction.guild_id, game,
+                                                 {**stored, key: typed})
+        await self._show(interaction, game, f"✅ `{key}` is now **{shown(typed)}** for new "
+                         "tables.")
 
     @set.autocomplete("option")
     async def _option_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -114,14 +116,14 @@ class ConfigGroup(app_commands.Group, name="config",
                                   "changed.")
                 return
             try:
-                resolve_server(stored, **{setting: parse_value(value)})
+                typed = getattr(resolve_server(stored, **{setting: value}), setting)
             except OptionsError as exc:
                 await reply_error(interaction, f"{exc} Nothing was changed.")
                 return
-            stored = {**stored, setting: parse_value(value)}
+            stored = {**stored, setting: typed}
             await self.bot.storage.set_game_settings(interaction.guild_id, SERVER_KEY, stored)
             self.bot.tables.publisher.pictures.server_changed(interaction.guild_id)
-            note = f"✅ `{setting}` is now **{value}**."
+            note = f"✅ `{setting}` is now **{shown(typed)}**."
         lines = describe_model(resolve_server(stored))
         embed = discord.Embed(title="⚙️ Server settings",
                               description=(note + "\n\n" if note else "") + "\n".join(lines),

@@ -5,8 +5,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 from discord.ext import commands
-from discord.utils import escape_markdown as escape
 
+from bot.ui.names import safe_name
 from bot.ui.replies import reply, reply_error
 from bot.ui.text import plural
 from engines import ENGINES
@@ -55,7 +55,7 @@ class StatsCog(commands.Cog):
                     f"server yet (the least to be listed).{start}")
         else:
             text = "\n".join(
-                f"{_rank(i, row.wins)} **{escape(row.name)}** — {plural(row.wins, 'win')} in "
+                f"{_rank(i, row.wins)} **{safe_name(row.name)}** — {plural(row.wins, 'win')} in "
                 f"{plural(row.played, 'game')} ({row.win_rate:.0%}), "
                 f"{plural_points(row.points)}"
                 for i, row in enumerate(rows))
@@ -70,7 +70,7 @@ class StatsCog(commands.Cog):
                     user: discord.User | None = None) -> None:
         who = user or interaction.user
         rows = await self.bot.storage.player_stats(interaction.guild_id, who.id)
-        name = getattr(who, "display_name", who.name)
+        name = safe_name(getattr(who, "display_name", None) or who.name)
         embed = discord.Embed(title=f"📊 {name}", colour=0x3498DB)
         if not rows:
             embed.description = "No finished games on this server yet."

@@ -11,6 +11,8 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -85,13 +87,42 @@ def _pool() -> ProcessPoolExecutor:
     if _POOL is None:
         _POOL = ProcessPoolExecutor(max_workers=1,
                                     mp_context=multiprocessing.get_context("spawn"),
-                                    initializer=_lower_priority)
+                                    initializer=_worker_setup)
     return _POOL
 
 
-def _lower_priority() -> None:
+def _worker_setup() -> None:
+    """In the worker: a lower CPU priority, and an end when the bot's process ends.
+
+    A bot killed outright (kill -9, a crash) cannot stop its worker, which would wait for
+    jobs for ever, orphaned, still holding the bot's stderr (so whatever supervises the bot
+    would not see its output close). The worker checks once a second that its parent is
+    still the process that started it."""
     if hasattr(os, "nice"):
         os.nice(10)
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _warm() -> None:
+    """In the worker: import every game's picture code and draw the card backs."""
+    from bot.game_ui import registered_uis
+    from bot.pictures import cards
+
+    _uis(registered_uis)
+    cards.back(72, 100)
+
+
+def warm_up() -> None:
+    """Start the worker process now (its imports take about a second) rather than on the
+    first picture, which a player pressing My hand right after a restart would wait for."""
+    _pool().submit(_warm)
 
 
 async def render_off_loop(job: PictureJob) -> Picture | None:

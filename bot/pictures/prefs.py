@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.pictures import warm_up
+
 if TYPE_CHECKING:
     from bot.tables.service import TableService
 
@@ -22,6 +24,8 @@ class PicturePrefs:
         self.service = service
         self._servers: dict[int | None, bool] = {}
         self._users: dict[int, bool | None] = {}
+        if self.enabled:
+            warm_up()
 
     @property
     def enabled(self) -> bool:

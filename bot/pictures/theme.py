@@ -23,5 +23,5 @@ SUIT_COLOURS = {"♠": (24, 24, 28), "♥": (200, 30, 45), "♦": (24, 88, 200),
 # Six Suit's colours, in cards.COLOURS order (red, yellow, green, blue, black = wild).
 SIX_COLOURS = ((214, 40, 40), (246, 196, 0), (36, 150, 70), (30, 100, 220), (24, 24, 24))
 SIX_COLOUR_WORDS = ("RED", "YEL", "GRN", "BLU", "BLK")
-TEAM_COLOURS = ((255, 206, 84), (120, 200, 255), (255, 140, 200), (170, 240, 140),
-                (255, 170, 90), (200, 170, 255))
+TEAM_COLOURS = ((120, 200, 255), (255, 140, 200), (170, 240, 140), (255, 170, 90),
+                (200, 170, 255), (236, 236, 236))  # no yellow: that marks whose move it is

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.storage import TableRow
 from bot.tables.settings import TableSettings
+from bot.ui.names import clean_name, safe_name
 from engines.core import Engine, Event
 
 if TYPE_CHECKING:
@@ -139,7 +140,14 @@ class LiveTable:
     # ---------------------------------------------------------------- seats
     @property
     def names(self) -> list[str]:
-        return [s["name"] for s in self.seats]
+        """Seat names escaped for markdown and mentions: for message text and embeds."""
+        return [safe_name(s["name"]) for s in self.seats]
+
+    @property
+    def plain_names(self) -> list[str]:
+        """Seat names as shown where Discord renders no markdown (button and select labels,
+        autocomplete choices, footers) and for matching what someone typed."""
+        return [clean_name(s["name"]) for s in self.seats]
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat this user plays (not one they left: an AI plays it now)."""

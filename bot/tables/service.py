@@ -100,6 +100,7 @@ class TableService:
         self._tick_task: asyncio.Task | None = None
         self._flush_task: asyncio.Task | None = None
         self._meta_dirty: dict[int, LiveTable] = {}
+        self._opening: dict[tuple[int | None, int], int] = {}  # lobbies being created
         self._notes: set[asyncio.Task] = set()  # channel notes waiting for the connection
         self._notify: dict[int, str] = {}  # user id -> /notify choice
         from bot.delivery import Publisher
@@ -243,6 +244,9 @@ class TableService:
         server = await self.server_settings(guild_id)
         meta = {**(meta or {}), "touched": time.time(),
                 "idle_seconds": server.lobby_idle_minutes * 60}
+        host_key = (guild_id, host_id)
+        self._check_lobby_cap(guild_id, host_id, server.lobbies_per_member)
+        self._opening[host_key] = self._opening.get(host_key, 0) + 1  # until it is live
         try:
             row = await self.storage.create_table(
                 guild_id=guild_id, channel_id=channel_id, game=game, host_id=host_id,
@@ -250,11 +254,30 @@ class TableService:
         except StorageError as exc:
             log.error("channel %s: could not open a lobby: %s", channel_id, exc)
             raise SaveFailed() from None
+        finally:
+            self._opening[host_key] -= 1
+            if not self._opening[host_key]:
+                del self._opening[host_key]
         if row is None:
             raise TableError("This channel already has a table.")
         table = LiveTable(row=row, ui=self.uis[game])
         self.live[row.id] = table
         return table
+
+    def _check_lobby_cap(self, guild_id: int | None, host_id: int, cap: int) -> None:
+        """One member may host at most `cap` open lobbies on a server (the server setting
+        `lobbies_per_member`), so nobody can hold lobbies in every channel; the refusal says
+        where theirs are."""
+        if guild_id is None:
+            return
+        mine = [t for t in self.live.values() if not t.playing and not t.finished
+                and t.row.guild_id == guild_id and t.row.host_id == host_id]
+        if len(mine) + self._opening.get((guild_id, host_id), 0) < cap:
+            return
+        where = ", ".join(f"<#{t.row.channel_id}>" for t in mine[:5]) or "another channel"
+        raise TableError(f"You already host {plural(max(len(mine), 1), 'open lobby', 'open lobbies')} "
+                         f"on this server (at most {cap}): {where}. Start or cancel "
+                         f"{'it' if len(mine) <= 1 else 'one'} first.")
 
     async def notify_modes(self, user_ids: list[int]) -> dict[int, str]:
         """Each user's `/notify` choice (`channel` unless they chose otherwise); read from
@@ -545,7 +568,7 @@ class TableService:
         try:
             match_id = await self.storage.finish_table(
                 table.row, scores=result.scores, winners=result.winners,
-                reason=render_seats(result.reason, table.names), finished_at=time.time())
+                reason=render_seats(result.reason, table.plain_names), finished_at=time.time())
         except StorageError as exc:
             table.finish_pending = True
             log.error("table %s: could not record the result yet: %s", table.id, exc)
@@ -850,6 +873,8 @@ class TableService:
     async def pause(self, table: LiveTable, why: str) -> None:
         """Stop a table whose channel is gone or unwritable (no AI moves, no timers, no
         deliveries) instead of playing it out unseen, and tell its host by DM once."""
+        if table.paused:
+            return  # told once
         log.warning("table %s: paused: %s", table.id, why)
         table.meta["paused"] = why
         table.meta["deadline"] = None
@@ -865,6 +890,20 @@ class TableService:
                    f"`/{command} cancel` to end it)."))
         with contextlib.suppress(Exception):  # (a closed DM's channel note fails too)
             await self.publisher.dm(table, table.row.host_id, content=text)
+
+    async def channel_deleted(self, channel_id: int) -> None:
+        """Discord says a channel is gone: its game pauses at once (not at its next failed
+        post), and a lobby there closes, since nobody can reach it any more."""
+        table = self.in_channel(channel_id)
+        if table is None or table.finished:
+            return
+        if table.playing:
+            await self.pause(table, "its channel was deleted")
+            return
+        async with table.lock:
+            if table.id in self.live and not table.playing:
+                with contextlib.suppress(SaveFailed):  # then it closes when it expires
+                    await self._drop(table)
 
     async def resume(self, table: LiveTable) -> bool:
         """Carry on with a paused table (`/<game> board` in its channel); False if it was not

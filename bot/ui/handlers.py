@@ -10,6 +10,7 @@ import discord
 from bot.tables.service import TableError, need_unpaused
 from bot.ui import panel, render
 from bot.ui.components import PanelSelect, RoutedView, TableButton
+from bot.ui.names import clean_name, escape_markdown, pings, safe_name
 from bot.ui.replies import reply, reply_error
 from bot.ui.text import (
     BUTTON_LABEL_LIMIT,
@@ -33,7 +34,9 @@ def is_moderator(interaction: discord.Interaction) -> bool:
 
 
 def display_name(user: discord.abc.User) -> str:
-    return getattr(user, "display_name", None) or user.name
+    """The member's name as a seat stores it: one line, bounded (`bot.ui.names`); escape it
+    with `safe_name` wherever it goes into markdown."""
+    return clean_name(getattr(user, "display_name", None) or user.name)
 
 
 # What the bot needs in a table's channel to post and update its board.
@@ -138,9 +141,11 @@ class TableInteractions:
         try:
             if interaction.guild_id is None or interaction.channel_id is None:
                 raise TableError("Games are played in server channels.")
+            self.bot.cooldowns.ready(interaction.user.id, "lobby")
             table = await self.service.rematch(
                 match_id, user_id=interaction.user.id, name=display_name(interaction.user),
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id)
+            self.bot.cooldowns.used(interaction.user.id, "lobby")
         except TableError as exc:
             await reply_error(interaction, str(exc))
             return
@@ -150,14 +155,12 @@ class TableInteractions:
         """Answer with the lobby (its message is the lobby from then on); invited players
         are mentioned, so they are pinged."""
         invited = table.meta.get("invited") or []
-        content = (" ".join(f"<@{uid}>" for uid in invited) + f" — {display_name(interaction.user)}"
+        content = (" ".join(f"<@{uid}>" for uid in invited) + f" — {safe_name(display_name(interaction.user))}"
                    " asks you to play again: press **Join**.") if invited else None
         try:
             response = await interaction.response.send_message(
                 content=content, embed=render.lobby_embed(table), view=render.lobby_view(table),
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(u)
-                                                               for u in invited],
-                                                        roles=False, everyone=False))
+                allowed_mentions=pings(*invited))
         except discord.HTTPException:
             await self.service.cancel(table.id, interaction.user.id, moderator=True)
             raise
@@ -248,7 +251,7 @@ class TableInteractions:
             waiting = ", ".join(table.names[s] for s in sorted(engine.waiting_for(table.state)))
             raise TableError(f"It's not your turn — waiting for {waiting or 'nobody'}.")
         try:
-            level = panel.resolve(engine, table.state, seat, table.names, prefix)
+            level = panel.resolve(engine, table.state, seat, table.plain_names, prefix)
         except IndexError:
             raise TableError("That choice is no longer available.") from None
         if level.action is not None:
@@ -281,11 +284,12 @@ class TableInteractions:
                                                     value="page:0", emoji="⬅️"))
             view.add_item(PanelSelect(table.id, table.version, code, options,
                                       placeholder="Choose…"))
-        back = panel.back_of(engine, table.state, seat, table.names, level.prefix)
+        back = panel.back_of(engine, table.state, seat, table.plain_names, level.prefix)
         if back is not None:
             view.add_item(TableButton(table.id, "pn", f"{table.version}:{panel.encode(back)}",
                                       label="Back", emoji="↩️", row=1))
-        crumbs = " › ".join(level.crumbs)
+        # the labels carry plain names (buttons show no markdown); the text above them does
+        crumbs = " › ".join(escape_markdown(crumb) for crumb in level.crumbs)
         text = f"**Your move** in {engine.title}" + (f" — {crumbs}" if crumbs else "") + ":"
         if note:
             text = f"{note}\n\n{text}"
@@ -305,7 +309,7 @@ class TableInteractions:
                 raise TableError("The game moved on while you were typing; please choose "
                                  "your move again.")
             try:
-                level = panel.resolve(table.engine, table.state, seat, table.names,
+                level = panel.resolve(table.engine, table.state, seat, table.plain_names,
                                       panel.decode(prefix))
             except IndexError:
                 raise TableError("That choice is no longer available.") from None

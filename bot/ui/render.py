@@ -34,7 +34,8 @@ def _seat_line(table: LiveTable, seat: int) -> str:
     host = " 👑" if info.get("user_id") == table.row.host_id else ""
     if table.team_count and isinstance(info.get("team"), int):
         host += f" · Team {info['team'] + 1}"
-    who = f"<@{info['user_id']}>" if info.get("user_id") and not info.get("ai") else info["name"]
+    who = (f"<@{info['user_id']}>" if info.get("user_id") and not info.get("ai")
+           else table.names[seat])
     return f"`{seat + 1}.` {who}{host}"
 
 
@@ -76,7 +77,8 @@ def lobby_view(table: LiveTable) -> discord.ui.View:
     view.add_item(TableButton(tid, "cancel", label="Cancel", style=discord.ButtonStyle.danger))
     if table.team_count:
         view.add_item(TeamSelect(tid, table.team_count))
-    removable = [(i, s["name"]) for i, s in enumerate(table.seats)
+    removable = [(i, name) for i, (s, name) in enumerate(zip(table.seats, table.plain_names,
+                                                              strict=True))
                  if s.get("user_id") != table.row.host_id]
     if removable:
         view.add_item(RemoveSelect(tid, removable))
@@ -144,7 +146,7 @@ def _mention(table: LiveTable, seat: int) -> str:
     info = table.seats[seat]
     if info.get("user_id") and not info.get("ai"):
         return f"<@{info['user_id']}>"
-    return info["name"]
+    return table.names[seat]
 
 
 def board_view(table: LiveTable) -> discord.ui.View | None:

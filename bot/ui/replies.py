@@ -7,6 +7,8 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.ui.text import CONTENT_LIMIT, clip
+
 log = logging.getLogger("cardtable.ui")
 
 # What a person sees when a command or a click hits a bug of ours (logged, not shown).
@@ -30,7 +32,7 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
     if file is not None:
         kwargs["file"] = file
     if content is not None:
-        kwargs["content"] = content
+        kwargs["content"] = clip(content, CONTENT_LIMIT)  # never past Discord's 2000
     if embed is not None:
         kwargs["embed"] = embed
     if embeds:

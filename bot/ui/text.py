@@ -29,8 +29,9 @@ ELLIPSIS = "…"
 
 # Spans a cut must never split, and whose insides do not count as emphasis markers:
 # code blocks, code spans, links, mentions/channels/roles/emoji/timestamps (<...>).
-_ATOM = re.compile(r"```.*?```|``.+?``|`[^`]*`|\[[^\]\n]*\]\([^)\s]*\)|<[@#:a-zA-Z!&]?[^<>\s]*>",
-                   re.S)
+# A backslash escape (`\*`, as escaped names carry, bot.ui.names) is an atom too: no marker.
+_ATOM = re.compile(r"```.*?```|``.+?``|`[^`]*`|\[[^\]\n]*\]\([^)\s]*\)|<[@#:a-zA-Z!&]?[^<>\s]*>"
+                   r"|\\[^\w\s]", re.S)
 # Emphasis and spoiler delimiters that must come in pairs; longest first.
 _PAIRED = ("***", "**", "__", "~~", "||")
 

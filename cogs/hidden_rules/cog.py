@@ -21,6 +21,7 @@ from bot.game_cog import GameCog
 from bot.game_ui import GameUI, TextPrompt
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
+from bot.ui.names import echo, escape_markdown, said
 from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, clip, plain
 from engines import ENGINES
 from engines.cards import Card
@@ -46,7 +47,7 @@ BOARD_BUDGET = 3900  # characters for our embeds; the framework's header needs t
 SAY_SHOWN = 60  # what a player said, as shown on the board
 HINT_SHOWN = 80
 HISTORY_SHOWN = 6
-_CHOICE_RE = re.compile(r"^\d+\.\d+$")
+_CHOICE_RE = re.compile(r"^[0-9]{1,12}\.[0-9]{1,6}$", re.ASCII)
 
 
 # --------------------------------------------------------------------------- small texts
@@ -370,9 +371,9 @@ class HiddenRulesUI(GameUI):
 
     def with_text(self, action: Any, text: str) -> Any:
         if isinstance(action, Play):
-            return dataclasses.replace(action, say=text or "")
+            return dataclasses.replace(action, say=said(text))
         if isinstance(action, Enforce):
-            return dataclasses.replace(action, hint=text or "")
+            return dataclasses.replace(action, hint=said(text))
         return action
 
 
@@ -467,7 +468,7 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
             try:
                 played = Card.parse(card)
             except (GameError, ValueError):
-                raise TableError(f"`{card}` isn't a card. Pick one of the suggestions (or type "
+                raise TableError(f"{echo(card)} isn't a card. Pick one of the suggestions (or type "
                                  "it like `7h`, `qs` or `ace of spades`).") from None
             if not any(_is_play(a) and a.card == played for a in legal):
                 raise TableError(f"You don't have {played} in your hand.")
@@ -476,9 +477,9 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
             if value not in (1, 11):
                 raise TableError(f"Your {played} counts 1 or 11: choose `ace_as` and play "
                                  "again.")
-            action = Play(played, value, say or "")
+            action = Play(played, value, said(say))
         else:
-            action = Play(played, 0, say or "")
+            action = Play(played, 0, said(say))
         await self.perform(interaction, table, action)
 
     @play.autocomplete("card")
@@ -491,7 +492,7 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
         def label(table: LiveTable, action: Any) -> str:
             if action.holder == QUIET:
                 return "Unnecessary talking (a part nobody's rule asked for)"
-            name = table.names[action.holder]
+            name = table.plain_names[action.holder]
             return f"Your own rule ({name})" if action.holder == seat else f"{name}'s rule"
         return label
 
@@ -499,7 +500,7 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
         window = self._view(table).get("window")
         if window is None:
             return None
-        return window["seat"], (f"{table.names[window['seat']]} — {window['card']} (total "
+        return window["seat"], (f"{table.plain_names[window['seat']]} — {window['card']} (total "
                                 f"{_num(window['total'])})")
 
     @app_commands.command(name="enforce", description="Say the last card broke a secret rule "
@@ -517,7 +518,7 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
         assert accused is not None  # an Enforce is legal only with an open window
         accused_seat, accused_label = accused
         wanted = player.strip()
-        named = table.names[accused_seat].lower()
+        named = table.plain_names[accused_seat].lower()
         if _CHOICE_RE.match(wanted):
             version, _, who = wanted.partition(".")
             if int(version) != table.version:
@@ -529,12 +530,12 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
             ok = bool(low) and (low in (named, accused_label.lower()) or low in named)
         if not ok:
             raise TableError(f"You can only enforce against the last card played: "
-                             f"{accused_label}.")
+                             f"{escape_markdown(accused_label)}.")
         table, action = self.choose_action(interaction, holder, _is_enforce,
                                            self._holder_label(seat))
         if not hint.strip():
             raise TableError("Give a hint: tell them what went wrong.")
-        await self.perform(interaction, table, dataclasses.replace(action, hint=hint))
+        await self.perform(interaction, table, dataclasses.replace(action, hint=said(hint)))
 
     @enforce.autocomplete("player")
     async def _player_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -583,7 +584,7 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
         matches = [c for c in cards if wanted and wanted in c["label"].lower()]
         if len(matches) == 1:
             return matches[0]["id"]
-        raise TableError(f"`{value}` isn't one of the {what}s you were dealt. Pick one of the "
+        raise TableError(f"{echo(value)} isn't one of the {what}s you were dealt. Pick one of the "
                          "suggestions.")
 
     async def _dealt_autocomplete(self, interaction: discord.Interaction, current: str,

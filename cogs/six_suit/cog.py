@@ -9,6 +9,7 @@ Teams are chosen in the lobby (option `teams=k`, the framework's team select).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +20,7 @@ from bot.game_cog import MAX_CHOICES, GameCog
 from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
+from bot.ui.names import echo
 from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, clip, plain, plural
 from engines import ENGINES
 from engines.core import GameError, Outcome, render_seats
@@ -416,7 +418,7 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
             if value is None:
                 choices = {0: "1, 2, 3, 4 or ?", 1: ", ".join(COLOUR_NAMES),
                            2: ", ".join(SHAPE_NAMES)}[which]
-                raise TableError(f"`{text}` isn't a {ATTRIBUTES[which]}: choose {choices}.")
+                raise TableError(f"{echo(text)} isn't a {ATTRIBUTES[which]}: choose {choices}.")
             values.append(value)
         await self.perform(interaction, table, Predict(*values))
 
@@ -475,9 +477,9 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
         if low in ME_WORDS or low.startswith("me ") or low.startswith("me—"):
             return seat
         head = low.split(".")[0].strip()
-        if head.isdigit() and 1 <= int(head) <= len(table.names):
+        if re.fullmatch(r"[0-9]{1,3}", head, re.ASCII) and 1 <= int(head) <= len(table.seats):
             return int(head) - 1
-        names = [n.lower() for n in table.names]
+        names = [n.lower() for n in table.plain_names]
         exact = [i for i, n in enumerate(names) if n == low]
         if len(exact) == 1:
             return exact[0]
@@ -522,11 +524,11 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
         table, seat, plays = self._mine(interaction, Play, self._no_play_reason)
         wanted = self._parse_card(card)
         if wanted is None:
-            raise TableError(f"`{card}` isn't a Six Suit card. Pick one of the suggestions or "
+            raise TableError(f"{echo(card)} isn't a Six Suit card. Pick one of the suggestions or "
                              "type it like `3 red triangle`.")
         target = self._parse_player(table, seat, player)
         if target is None:
-            raise TableError(f"`{player}` isn't a player at this table. Type `me`, a name or "
+            raise TableError(f"{echo(player)} isn't a player at this table. Type `me`, a name or "
                              "a seat number from the board.")
         action = Play(wanted, target, pile - 1)
         if action not in plays:
@@ -598,7 +600,7 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
         out = []
         for target in sorted(fits, key=lambda t: (t != seat, t)):
             who = ("Me (my own piles)" if target == seat
-                   else f"{target + 1}. {_name(table.names, target)}")
+                   else f"{target + 1}. {_name(table.plain_names, target)}")
             name = f"{who} — {plural(fits[target], 'pile')} fit"
             if needle and needle not in name.lower():
                 continue
@@ -619,7 +621,8 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
             if a.pile in labels:
                 continue
             if both:
-                text = render_seats(table.engine.menu_path(table.state, a)[-1], table.names)
+                text = render_seats(table.engine.menu_path(table.state, a)[-1],
+                                    table.plain_names)
             else:
                 text = f"Pile {a.pile + 1}"
             labels[a.pile] = text

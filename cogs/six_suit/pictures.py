@@ -46,19 +46,24 @@ def _panel(canvas: Canvas, x: int, y: int, view: dict[str, Any], names: list[str
     alive = seat["alive"]
     acting = i in (view.get("to_act") or []) and view.get("phase") != "over"
     teams = view.get("teams")
-    outline = theme.ACCENT if acting else (
-        theme.TEAM_COLOURS[seat["team"] % len(theme.TEAM_COLOURS)] if teams else None)
+    # the yellow outline and badge say whose move it is; a team is a coloured tag with its
+    # number (never the colour alone)
     canvas.box((x, y, x + PANEL_W, y + PANEL_H), theme.PANEL if alive else theme.PANEL_DIM,
-               outline=outline, width=4)
+               outline=theme.ACCENT if acting else None, width=4)
     tx = x + 12
     if acting:
         tx = canvas.badge((tx, y + 12), "TO PLAY" if view["phase"] != "consent" else "DECIDES",
                           17) + 8
     right = f"{seat['score']} pt" + ("" if seat["score"] == 1 else "s")
+    right_x = x + PANEL_W - 12
     if teams:
-        right = f"Team {seat['team'] + 1} · {right}"
-    right_w = width(right, 22)
-    canvas.text((x + PANEL_W - 12, y + 14), right, 22, theme.MUTED, anchor="rt")
+        tag = f"TEAM {seat['team'] + 1}"
+        tag_w = width(tag, 17) + 17 * 0.7
+        canvas.badge((right_x - tag_w, y + 12), tag, 17,
+                     fill=theme.TEAM_COLOURS[seat["team"] % len(theme.TEAM_COLOURS)])
+        right_x -= tag_w + 10
+    canvas.text((right_x, y + 14), right, 22, theme.MUTED, anchor="rt")
+    right_w = x + PANEL_W - right_x + width(right, 22)
     canvas.name((tx, y + 12), f"{i + 1}. {_name(names, i)}", 24,
                 max_width=x + PANEL_W - 24 - right_w - tx)
     cy = y + 12 + 30 + 6

@@ -14,10 +14,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.game_cog import GameCog
+from bot.game_cog import GameCog, choice_value
 from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
+from bot.ui.names import echo
 from bot.ui.text import clip, plural
 from engines import ENGINES
 from engines.cards import SUIT_NAMES, SUIT_SYMBOLS, Card
@@ -322,7 +323,7 @@ def _build_label(_table: LiveTable, action: Any) -> str:
 def cast_labeller(table: LiveTable) -> Callable[[LiveTable, Any], str]:
     """Cast labels for this table as it is now (which ammunition is open, which in hand)."""
     open_cards = table.engine.view(table.state, None)["open"]
-    names = table.names
+    names = table.plain_names  # labels: choices show no markdown
     return lambda _table, action: cast_text(action, open_cards, names)
 
 
@@ -335,7 +336,7 @@ def cast_text(action: Cast, open_cards: list[str], names: list[str]) -> str:
 
 
 def _accuse_label(table: LiveTable, action: Any) -> str:
-    return "Out of play" if action.target is None else _name(table.names, action.target)
+    return "Out of play" if action.target is None else _name(table.plain_names, action.target)
 
 
 def _cached(label: Callable[[LiveTable, Any], str]) -> Callable[[LiveTable, Any], str]:
@@ -375,8 +376,7 @@ class SuitTabooCog(GameCog, group_name="suittaboo", group_description="Play Suit
         def keep(action: Any) -> bool:
             return isinstance(action, kind) and extra(action)
 
-        head, dot, tail = value.partition(".")
-        if dot and head.isdigit() and tail.isdigit():
+        if choice_value(value) is not None:
             return self.choose_action(interaction, value, keep, label)
         words = normalise(value)
         legal = list(table.engine.legal_actions(table.state, seat))
@@ -387,9 +387,9 @@ class SuitTabooCog(GameCog, group_name="suittaboo", group_description="Play Suit
             index = (exact or found)[0]
             return self.choose_action(interaction, f"{table.version}.{index}", keep, label)
         if len(found) > 1:
-            raise TableError(f"`{value}` fits {len(found)} moves; please pick one of the "
+            raise TableError(f"{echo(value)} fits {len(found)} moves; please pick one of the "
                              "suggestions.")
-        raise TableError(f"`{value}` isn't a legal move right now. Pick one of the "
+        raise TableError(f"{echo(value)} isn't a legal move right now. Pick one of the "
                          "suggestions, or use **Take my turn** on the board.")
 
     async def _suggest(self, interaction: discord.Interaction, current: str, kind: type,
@@ -451,11 +451,11 @@ class SuitTabooCog(GameCog, group_name="suittaboo", group_description="Play Suit
             return
         you = table.engine.view(table.state, seat)["you"]
         if wanted not in you["hand"]:
-            raise TableError(f"`{wanted}` isn't in your hand. Your hand: "
+            raise TableError(f"{echo(wanted)} isn't in your hand. Your hand: "
                              f"{_cards(you['hand'], 'empty')}.")
         own = _own_suit(you["role"])
         if own and wanted.endswith(own):
-            raise TableError(f"`{wanted}` is your own suit ({own}): a catapult may never show "
+            raise TableError(f"{echo(wanted)} is your own suit ({own}): a catapult may never show "
                              "your own suit. Pick another card.")
 
     @build.autocomplete("card")

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.game_cog import GameCog
+from bot.game_cog import GameCog, choice_value
 from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
@@ -388,11 +388,11 @@ class TabooCog(GameCog, group_name="taboo", group_description="Play Taboo."):
         except TableError:
             return []
         chosen = str(getattr(interaction.namespace, "card", "") or "").strip()
-        head, dot, tail = chosen.partition(".")
         legal = list(table.engine.legal_actions(table.state, seat))
-        if dot and head.isdigit() and tail.isdigit():
-            index = int(tail)
-            if int(head) == table.version and index < len(legal) and \
+        picked = choice_value(chosen)
+        if picked is not None:
+            version, index = picked
+            if version == table.version and index < len(legal) and \
                     isinstance(legal[index], Capture):
                 chosen = str(legal[index].card)
         if chosen:
@@ -425,8 +425,7 @@ class TabooCog(GameCog, group_name="taboo", group_description="Play Taboo."):
     async def place(self, interaction: discord.Interaction, card: str) -> None:
         table, _seat, mine = self._mine(interaction, Place)
         text = card.strip()
-        head, dot, tail = text.partition(".")
-        if dot and head.isdigit() and tail.isdigit():
+        if choice_value(text) is not None:
             table, action = self.choose_action(interaction, text, _is(Place), place_label)
             await self.perform(interaction, table, action)
             return

@@ -52,9 +52,52 @@ def test_settings_defaults_and_overrides(monkeypatch):
 
 def test_option_text_parsing():
     assert parse_option_text("points_target=8 turn_seconds=0 wire=yes name='a b'") == {
-        "points_target": 8, "turn_seconds": 0, "wire": True, "name": "a b"}
+        "points_target": "8", "turn_seconds": "0", "wire": "yes", "name": "a b"}
     with pytest.raises(OptionsError):
         parse_option_text("points_target")
+
+
+@pytest.mark.parametrize("raw", ["on", "true", "1.0", "².0", "²", "٣", "1e3", "NaN", "inf",
+                                 "-inf", "0x10", "1_000", "", "5" * 5000, "x" * 6000, "--1"])
+def test_a_number_option_takes_only_ascii_digits(raw):
+    """Issue 15: `turn_seconds=on` was read as 1; a boolean is not a number, and unicode
+    digits, floats, NaN and huge numbers are refused with a short, friendly reason."""
+    from engines import ENGINES
+
+    with pytest.raises(OptionsError) as caught:
+        resolve_options(ENGINES["suspense"], {"turn_seconds": raw})
+    assert "turn_seconds" in str(caught.value) and len(str(caught.value)) < 300
+
+
+@pytest.mark.parametrize("raw", ["1", "0", "2", "-0", "enabled", "1.0"])
+def test_a_boolean_option_is_on_or_off_never_a_number(raw):
+    from engines import ENGINES
+
+    with pytest.raises(OptionsError, match="on or off"):
+        resolve_options(ENGINES["suit_taboo"], {"wire": raw})
+
+
+def test_typed_values_are_read_as_their_option_says():
+    from engines import ENGINES
+
+    options, table = resolve_options(ENGINES["suit_taboo"], {
+        "wire": "ON", "max_reshuffles": "off", "turn_seconds": "-0", "afk_turns": "+3"})
+    assert options.wire is True and options.max_reshuffles is None
+    assert table.turn_seconds == 0 and table.afk_turns == 3
+    options, _ = resolve_options(ENGINES["suit_taboo"], {"max_reshuffles": "4"})
+    assert options.max_reshuffles == 4
+    # stored values keep their type and are checked strictly too
+    with pytest.raises(OptionsError):
+        resolve_options(ENGINES["suit_taboo"], {"wire": 1})
+    with pytest.raises(OptionsError):
+        resolve_options(ENGINES["suspense"], {"points_target": True})
+
+
+def test_option_text_too_long_or_with_odd_keys_is_refused_briefly():
+    for text in ("a=1 " * 2000, "x" * 6000 + "=1", "tür=1", "a=\"open"):
+        with pytest.raises(OptionsError) as caught:
+            parse_option_text(text)
+        assert len(str(caught.value)) < 300
 
 
 def test_resolve_options_validates_with_the_games_model():

@@ -70,6 +70,8 @@ class BotRunner:
                       # fake.settle() cannot see a request waiting in the bot's own budget,
                       # so tests opt in (test_foundation checks the budget under limits)
                       rest_requests_per_second=0,
+                      # tests click fast on purpose; test_abuse checks the cooldowns
+                      command_cooldown=0,
                       # drawing a picture happens off the REST path, so settle() could
                       # return before a picture-carrying message went out on a busy
                       # machine: pictures are tested in test_pictures.py (synced waits)

@@ -60,6 +60,10 @@ async def test_board_and_hands_come_as_pictures(fake, world, bots, bot, game):
     await d.synced()
     now = only_picture(d.board())
     assert now["id"] != first["id"]
+    if d.table is not None:  # the board's picture is the public view's, byte for byte
+        table = d.table
+        public = ui.board_picture(engine.view(table.state, None), table.names)
+        assert fake.upload_data(now) == public.data
     for user in (world.alice, world.bob):  # a DM edited in place keeps one picture only
         for message in fake.dms(user):
             if not message.deleted and message.attachments:

@@ -239,6 +239,13 @@ async def test_a_deleted_channels_table_is_paused_and_its_host_told(fake, world,
     assert "deleted" in d.table.paused
 
 
+async def test_a_lobby_in_a_deleted_channel_closes(fake, world, bots, bot):
+    await fake.slash(world.alice, "suspense new", channel=world.channel)
+    fake.delete_channel(world.channel)
+    assert await eventually(lambda: not bot.tables.live)
+    assert await bot.storage.table_in_channel(world.channel.id) is None
+
+
 async def test_an_unwritable_channels_table_is_paused_until_board(fake, world, bots):
     d = await _paused_game(fake, world, bots,
                            lambda: fake.deny_bot(world.channel, SEND_MESSAGES))

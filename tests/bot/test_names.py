@@ -1,0 +1,81 @@
+"""bot.ui.names: the one escaping of names and typed text (issue 15, hostile names)."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.ui.names import (
+    FALLBACK_NAME,
+    NAME_LIMIT,
+    clean_name,
+    echo,
+    escape_markdown,
+    pings,
+    safe_name,
+    said,
+)
+
+
+def unescape(text: str) -> str:
+    """What Discord shows for escaped text: a backslash before punctuation disappears."""
+    return re.sub(r"\\([^0-9A-Za-z\s])", r"\1", text).replace("@\u200b", "@")
+
+
+def test_markdown_and_mentions_are_escaped_and_shown_as_typed():
+    for name in ("[free nitro](https://example.com)", "**x** __y__", "<@123456789012345678>",
+                 "@everyone", "<#1> <:e:1:>", "`code`", "||spoiler||", "# big", "> quote"):
+        escaped = escape_markdown(name)
+        assert unescape(escaped) == name
+        assert safe_name(name) == escape_markdown(clean_name(name))
+        assert not re.search(r"(?<!\\)[*_~`|<>#\[\]()]", escaped), escaped
+    assert "\\@\u200beveryone" in safe_name("@everyone")
+    assert "https\\:" in safe_name("https://x.y")  # no autolink either
+
+
+def test_names_are_one_line_visible_and_bounded():
+    assert clean_name("a\nb\tc\r\nd") == "a b c d"
+    assert clean_name("zero\u200bwidth\u202e") == "zerowidth"
+    assert clean_name("\u200b\u200b") == FALLBACK_NAME
+    assert clean_name("\u3164") == FALLBACK_NAME  # an "invisible" Hangul filler name
+    assert clean_name("x" * 100) == "x" * (NAME_LIMIT - 1) + "…"
+    family = "👨\u200d👩\u200d👧"
+    assert clean_name(family) == family  # joined emoji stay joined
+
+
+@given(st.text(max_size=200))
+def test_any_name_is_bounded_and_escapes_round_trip(raw):
+    name = clean_name(raw)
+    assert 0 < len(name) <= NAME_LIMIT and "\n" not in name
+    assert unescape(escape_markdown(name)) == name
+
+
+def test_echo_never_leaves_its_code_span_nor_grows_past_its_limit():
+    shown = echo("`" * 10 + "x" * 6000)
+    assert shown.count("`") == 2 and len(shown) <= 62
+
+
+def test_said_keeps_the_words_a_rule_listens_for():
+    assert said("**sorry**  please\nhave a nice day") == "\\*\\*sorry\\*\\* please have a nice day"
+
+
+def test_pings_name_exactly_the_users_given():
+    assert pings().to_dict()["parse"] == [] and not pings().to_dict().get("users")
+    mentions = pings(5, 7).to_dict()
+    assert mentions["parse"] == [] and mentions["users"] == [5, 7]
+    assert not mentions.get("replied_user")
+
+
+def test_escaped_names_count_as_plain_text_when_text_is_cut():
+    """bot.ui.text.clip treats a backslash escape as one unit: an escaped `*` is no
+    emphasis marker, so text with escaped names is balanced and never cut between the
+    backslash and its character."""
+    from bot.ui.text import balanced, clip
+
+    for name in ("**x**", "a_b*", "`tick", "||s"):
+        assert balanced(f"**{safe_name(name)}** wins")
+    text = " ".join([safe_name("**x** [a](b)")] * 40)
+    cut = clip(text, 100)
+    assert len(cut) <= 100 and not cut.rstrip("…").rstrip().endswith("\\")

@@ -1,0 +1,322 @@
+"""Issue 15, "Abuse limits": hostile display names, who may be pinged, spam, lobby caps,
+results for humans an AI replaced, crafted option inputs.
+
+Every assertion is about what people saw (messages, DMs, ephemeral replies, labels) or
+about the requests the bot made (their `allowed_mentions`), as recorded by the fake.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Iterator
+
+from bot.cooldowns import Cooldowns
+from bot.tables.settings import SERVER_KEY
+from bot.ui.names import NAME_LIMIT
+from fakediscord import User
+from fakediscord.text import iter_custom_ids
+from tests.e2e.driver import TableDriver
+
+LONG = "L" * 45
+
+
+def hostile_names(victim: User) -> list[str]:
+    """Display names a hostile member could pick."""
+    return [
+        "[free nitro](https://example.com)",
+        "**x** __y__ ~~z~~ ||s||",
+        f"<@{victim.id}>",
+        "@everyone @here",
+        "```py\nboom``` `tick",
+        "<#1> <:e:1> <t:1:R>",
+        LONG,
+        "zero\u200b\u200bwidth\u202eevil",
+        "# Heading\n> quote\n- item",
+    ]
+
+
+# ---------------------------------------------------------------------------- what was shown
+def markdown_parts(content: str, embeds: list[dict]) -> Iterator[str]:
+    """Text Discord renders as markdown: content, embed titles, descriptions, fields."""
+    if content:
+        yield content
+    for embed in embeds:
+        for key in ("title", "description"):
+            if embed.get(key):
+                yield embed[key]
+        for field in embed.get("fields") or []:
+            yield field.get("name") or ""
+            yield field.get("value") or ""
+
+
+def plain_parts(embeds: list[dict], components: list[dict]) -> Iterator[str]:
+    """Text Discord shows raw (no markdown): footers, authors, labels, options."""
+    for embed in embeds:
+        for key in ("footer", "author"):
+            part = embed.get(key) or {}
+            if part.get("text") or part.get("name"):
+                yield part.get("text") or part.get("name")
+    for comp in iter_custom_ids(components):
+        if comp.get("label"):
+            yield comp["label"]
+        for option in comp.get("options") or []:
+            yield option.get("label", "")
+
+
+def shown_versions(fake, world, users: list[User]):
+    """Every version of every message the channel, the players' DMs and their ephemeral
+    replies ever showed."""
+    messages = [*fake.channel_messages(world.channel, include_deleted=True),
+                *fake.channel_messages(world.other_channel, include_deleted=True)]
+    for user in users:
+        messages += [*fake.dms(user), *fake.ephemerals(user)]
+    for message in messages:
+        yield from message.versions()
+
+
+def assert_nothing_active(text: str, allowed_pings: set[int]) -> None:
+    """No markdown or mention from a name is active in rendered text."""
+    assert not re.search(r"(?<!\\)\]\(", text), f"masked link in {text!r}"
+    for uid in re.findall(r"(?<!\\)<@!?(\d+)>", text):
+        assert int(uid) in allowed_pings, f"mention of {uid} in {text!r}"
+    assert not re.search(r"(?<![\\​])@(everyone|here)", text.replace("@\u200b", "")), text
+    for raw in ("**x**", "__y__", "~~z~~", "||s||", "```py", "<#1>", "<:e:1>", "<t:1:R>"):
+        assert not re.search(r"(?<!\\)" + re.escape(raw), text), f"{raw!r} active in {text!r}"
+    assert not re.search(r"^(# Heading|> quote|- item)", text, re.M), text
+    assert "\u202e" not in text and "\u200b\u200b" not in text
+    assert "L" * (NAME_LIMIT + 1) not in text
+
+
+def assert_allowed_mentions(fake, allowed: set[int]) -> int:
+    """Every request that sends or edits a message states who may be pinged: nobody by
+    default, or the users it names. Returns how many such requests there were."""
+    checked = 0
+    for call in fake.calls:
+        if call.method not in ("POST", "PATCH") or not isinstance(call.json, dict):
+            continue
+        body = call.json
+        if call.path.endswith("/callback"):
+            if body.get("type") not in (4, 7):
+                continue  # deferrals, forms and autocomplete carry no message
+            body = body.get("data") or {}
+        elif not re.search(r"/channels/\d+/messages(/\d+)?$|/webhooks/\d+/[^/]+", call.path):
+            continue
+        mentions = body.get("allowed_mentions")
+        assert mentions is not None, f"{call} states no allowed_mentions: {body}"
+        assert mentions.get("parse") == [], f"{call} may ping {mentions}"
+        assert not mentions.get("roles") and not mentions.get("replied_user"), mentions
+        users = {int(u) for u in mentions.get("users") or []}
+        assert users <= allowed, f"{call} may ping {users - allowed}"
+        named = {int(u) for u in re.findall(r"(?<!\\)<@!?(\d+)>", body.get("content") or "")}
+        assert users <= named, f"{call} may ping {users - named}, whom it does not name"
+        checked += 1
+    return checked
+
+
+# ---------------------------------------------------------------------------- the tests
+async def test_hostile_names_are_shown_as_typed_and_ping_nobody(fake, world, bots):
+    """Names with markdown, links, mentions, @everyone, code fences, 45 characters,
+    zero-width and bidi characters and line breaks: everything each person saw shows them
+    literally (escaped), bounded, on one line; every request says who may be pinged, and
+    only the players it names as having to act are."""
+    bot = await bots.start()
+    names = hostile_names(world.alice)
+    players = [fake.add_user(name) for name in names]
+    for user in players:
+        fake.add_member(world.guild, user)
+    await fake.settle()
+    await bot.storage.set_game_settings(world.guild.id, SERVER_KEY,
+                                        {"leaderboard_min_games": 1})
+    ids = {u.id for u in players}
+
+    # a whole Suspense game with three of them
+    suspense = TableDriver(fake, world, bots, "suspense")
+    await suspense.open(players[0], players[1:3])
+    await suspense.play_to_end()
+    # a Taboo table with the other six, a few moves in
+    taboo = TableDriver(fake, world, bots, "taboo")
+    taboo.world = type(world)(**{**world.__dict__, "channel": world.other_channel})
+    await taboo.open(players[3], players[4:9])
+    for _ in range(6):
+        seat = await taboo.next_human()
+        if seat is None:
+            break
+        assert "✅" in await taboo.take_turn(taboo.seat_user(seat))
+        await taboo.synced()
+    await fake.slash(players[3], "taboo cancel", channel=world.other_channel)
+    for user in players[:3]:
+        await fake.slash(user, "stats", channel=world.channel)
+        await fake.slash(user, "stats", {"user": players[0]}, channel=world.channel)
+    board = await fake.slash(players[1], "leaderboard", {"game": "suspense"},
+                             channel=world.channel)
+    await fake.settle()
+
+    assert "\\[free nitro\\]" in board.text, board.text  # on the leaderboard, escaped
+    shown = 0
+    for version in shown_versions(fake, world, [*players, world.alice]):
+        for text in markdown_parts(version.content, version.embeds):
+            assert_nothing_active(text, ids)
+            shown += 1
+        for text in plain_parts(version.embeds, version.components):
+            assert "\n" not in text and "L" * (NAME_LIMIT + 1) not in text
+            assert "\\[" not in text and "\\*" not in text, f"escapes shown raw in {text!r}"
+    everything = "\n".join(v.text for v in shown_versions(fake, world, players))
+    for escaped in ("\\[free nitro\\]\\(https\\://example.co", "\\*\\*x\\*\\*",
+                    f"\\<\\@{world.alice.id}\\>", "\\@\u200beveryone", "\\`\\`\\`py boom",
+                    "\\<\\#1\\>", "L" * (NAME_LIMIT - 1) + "…", "zerowidthevil",
+                    "\\# Heading \\> quote \\- item"):
+        assert escaped in everything, f"{escaped!r} never shown"
+    assert shown > 50
+    assert not fake.dms(world.alice) and not fake.ephemerals(world.alice)
+    assert assert_allowed_mentions(fake, ids) > 50
+
+
+async def test_board_spam_by_a_non_player_costs_one_repost(fake, world, bots):
+    """A non-player typing /suspense board 40 times in a second: one repost (two channel
+    requests) and friendly ephemeral answers; the member's own cooldown says when."""
+    await bots.start(command_cooldown=30)
+    d = TableDriver(fake, world, bots, "suspense")
+    await d.open(world.alice, [world.bob])
+    since = fake.mark()
+    answers = await asyncio.gather(*(fake.slash(world.outsider, "suspense board",
+                                                channel=world.channel) for _ in range(40)))
+    await fake.settle()
+    assert all(a.ephemeral and len(a.text) < 200 for a in answers)
+    assert sum("posted again below" in a.text for a in answers) == 1
+    assert all("moment ago" in a.text for a in answers if "below" not in a.text)
+    public = [c for c in fake.calls[since:] if "/channels/" in c.path]
+    assert len(public) <= 2, public  # the new board and the old one's deletion
+    # the table's window passes, the member's own cooldown still runs
+    clock = [0.0]
+    bots.current.cooldowns = cooldowns = Cooldowns(30, clock=lambda: clock[0])
+    cooldowns.used(world.outsider.id, "board")
+    clock[0] = 12.0
+    again = await fake.slash(world.outsider, "suspense board", channel=world.channel)
+    assert again.ephemeral and "try again in 18 s" in again.text
+    other = await fake.slash(world.carol, "suspense board", channel=world.channel)
+    assert "posted again below" in other.text
+
+
+async def test_one_member_can_hold_only_a_few_lobbies(fake, world, bots):
+    """Lobbies per member are capped (server setting lobbies_per_member, default 3); the
+    refusal says where the member's lobbies are; /new has a per-member cooldown."""
+    bot = await bots.start(command_cooldown=10)
+    clock = [0.0]
+    bot.cooldowns = Cooldowns(10, clock=lambda: clock[0])
+    channels = [world.channel, world.other_channel,
+                *(fake.add_channel(world.guild, f"extra-{i}") for i in range(4))]
+    await fake.settle()
+    first = await fake.slash(world.dave, "suspense new", channel=channels[0])
+    assert not first.ephemeral
+    early = await fake.slash(world.dave, "taboo new", channel=channels[1])
+    assert early.ephemeral and "try again in 10 s" in early.text
+    clock[0] += 10
+    assert not (await fake.slash(world.dave, "taboo new", channel=channels[1])).ephemeral
+    clock[0] += 10
+    assert not (await fake.slash(world.dave, "sixsuit new", channel=channels[2])).ephemeral
+    clock[0] += 10
+    fourth = await fake.slash(world.dave, "hiddenrules new", channel=channels[3])
+    assert fourth.ephemeral and "at most 3" in fourth.text
+    assert all(f"<#{c.id}>" in fourth.text for c in channels[:3])
+    assert bot.tables.in_channel(channels[3].id) is None
+    # another member is not affected; a moderator raises the cap
+    assert not (await fake.slash(world.carol, "hiddenrules new", channel=channels[3])).ephemeral
+    await fake.slash(world.mod, "config server", {"setting": "lobbies_per_member",
+                                                  "value": "4"}, channel=channels[0])
+    clock[0] += 10
+    assert not (await fake.slash(world.dave, "taboo new", channel=channels[4])).ephemeral
+    clock[0] += 10
+    fifth = await fake.slash(world.dave, "taboo new", channel=channels[5])
+    assert fifth.ephemeral and "at most 4" in fifth.text
+
+
+async def test_a_human_the_ai_replaced_gets_the_result(fake, world, bots):
+    """Going idle does not dodge a loss: once an AI took alice's seat (time ran out) and
+    finished the game, the match and her stats count that seat as hers, and the result
+    says so."""
+    bot = await bots.start(timer_tick=0.05)
+    d = TableDriver(fake, world, bots, "suspense")
+    await d.open(world.alice, [], ai=2, options="turn_seconds=1 afk_turns=1 points_target=2")
+    for _ in range(600):  # the timer, then the AI seats play it out
+        await asyncio.sleep(0.05)
+        if d.table is None:
+            break
+    assert d.table is None, "the game did not finish"
+    await fake.settle()
+    stats = await bot.storage.player_stats(world.guild.id, world.alice.id)
+    assert [(s.game, s.played) for s in stats] == [("suspense", 1)]
+    match = (await bot.storage.recent_matches(world.guild.id))[0]
+    alice = next(p for p in match["players"] if p["user_id"] == world.alice.id)
+    assert alice["replaced"]
+    assert stats[0].wins == int(alice["seat"] in match["winners"])
+    result = next(m for m in reversed(fake.channel_messages(world.channel))
+                  if "game over" in m.text)
+    assert "An AI finished the game for alice" in result.text
+    assert "counts as theirs" in result.text
+
+
+CRAFTED = ["turn_seconds=on", "points_target=true", "x" * 6000, "turn_seconds=" + "5" * 5000,
+           "turn_seconds=².0", "turn_seconds=²", "turn_seconds=٣", "turn_seconds=NaN",
+           "turn_seconds=inf", "turn_seconds=-0.0", "turn_seconds=1e3", "shuffle_seats=1",
+           "x" * 300 + "=1", "a=\"open", "points_target=" + "9" * 3000 + ".5"]
+
+
+async def test_crafted_inputs_get_one_friendly_error(fake, world, bots, caplog):
+    """Each crafted input: one short ephemeral error naming the problem, nothing changed,
+    nothing logged as a failure, nothing huge echoed."""
+    await bots.start()
+    caplog.set_level(logging.WARNING)
+    for options in CRAFTED:
+        result = await fake.slash(world.alice, "suspense new", {"options": options},
+                                  channel=world.channel)
+        assert result.ephemeral and result.text.startswith("⚠️"), (options[:40], result.text)
+        assert "Something went wrong" not in result.text
+        assert len(result.text) < 400, result.text
+        assert bots.current.tables.in_channel(world.channel.id) is None
+    for value in ("on", "5" * 5000, "²", "NaN", "x" * 6000):
+        result = await fake.slash(world.mod, "config set", {"game": "suspense",
+                                                            "option": "points_target",
+                                                            "value": value},
+                                  channel=world.channel)
+        assert result.ephemeral and "Nothing was changed" in result.text, result.text
+        assert len(result.text) < 400
+    # typed move values while playing
+    d = TableDriver(fake, world, bots, "suspense")
+    await d.open(world.alice, [world.bob])
+    seat = await d.next_human()
+    user = d.seat_user(seat)
+    version = d.table.version
+    for value in ("5" * 5000 + ".1", "².0", "1." + "٣", "x" * 6000, "`" * 50 + "@everyone"):
+        result = await fake.slash(user, "suspense move", {"action": value},
+                                  channel=world.channel)
+        assert result.ephemeral and result.text.startswith("⚠️"), result.text
+        assert len(result.text) < 400 and "Something went wrong" not in result.text
+        assert d.table.version == version
+    failures = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not failures, [r.getMessage() for r in failures]
+
+
+async def test_what_a_player_says_is_shown_as_typed(fake, world, bots):
+    """Hidden Rules: what a player says with a card is free text the whole table reads; a
+    link, emphasis or mention in it is shown literally and pings nobody."""
+    await bots.start()
+    d = TableDriver(fake, world, bots, "hiddenrules")
+    d.modal_text = lambda modal: "[free](https://e.com) **b** @everyone <@1>"
+    await d.open(world.alice, [world.bob])
+    for _ in range(10):
+        seat = await d.next_human()
+        if seat is None:
+            break
+        await d.take_turn(d.seat_user(seat))
+        await d.synced()
+    ids = {world.alice.id, world.bob.id}
+    everything = []
+    for version in shown_versions(fake, world, [world.alice, world.bob]):
+        for text in markdown_parts(version.content, version.embeds):
+            assert_nothing_active(text, ids)
+            assert "**b**" not in text, text
+            everything.append(text)
+    assert any("\\[free\\]\\(https\\://e.com\\)" in t for t in everything)
+    assert assert_allowed_mentions(fake, ids) > 5
