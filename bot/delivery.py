@@ -24,8 +24,7 @@ from bot.pictures.prefs import PicturePrefs
 from bot.ui import render
 from bot.ui.components import RematchButton, RoutedView
 from bot.ui.names import pings
-from bot.ui.text import CONTENT_LIMIT, DESCRIPTION_LIMIT, clip
-from engines.core import render_seats
+from bot.ui.text import CONTENT_LIMIT, DESCRIPTION_LIMIT, clip, shown
 
 if TYPE_CHECKING:
     from bot.app import CardTableBot
@@ -335,13 +334,14 @@ class Publisher:
         embed = discord.Embed(title=f"🏁 {engine.title} — game over",
                               description=clip(text, DESCRIPTION_LIMIT),
                               colour=table.ui.colour)
-        reason = render_seats(outcome.reason, table.plain_names)  # a footer shows no markdown
+        reason = shown(outcome.reason, table.plain_names)  # a footer shows no markdown
         embed.set_footer(text=f"{reason} · /leaderboard and /stats keep the score")
         view = None
         if table.meta.get("match_id") and any(s.get("user_id") for s in table.seats):
             view = RoutedView()
             view.add_item(RematchButton(table.meta["match_id"]))
-        await channel.send(embed=embed, **({"view": view} if view else {}))
+        await channel.send(embeds=render.result_embeds(table, embed),
+                           **({"view": view} if view else {}))
 
     # ------------------------------------------------------------------ one-offs
     async def announce(self, table: LiveTable, text: str, *, ping: tuple[int, ...] = ()

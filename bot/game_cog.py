@@ -19,11 +19,11 @@ from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
 from bot.tables.settings import parse_option_text
+from bot.ui.components import RoutedView, RulesButton
 from bot.ui.handlers import display_name, is_moderator
 from bot.ui.names import echo
 from bot.ui.replies import reply
-from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, chunks, plain
-from engines.core import render_seats
+from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, clip, plain, shown
 
 MAX_CHOICES = 25
 # An autocomplete value: `{version}.{index}`, ASCII digits of a sane length (typed text such
@@ -84,7 +84,7 @@ class GameCog(commands.GroupCog):
     def label(self, table: LiveTable, action: Any) -> str:
         """A move as suggestions list it and typed text is matched against (plain names:
         choices show no markdown)."""
-        return render_seats(table.engine.describe(table.state, action), table.plain_names)
+        return shown(table.engine.describe(table.state, action), table.plain_names)
 
     async def autocomplete_actions(self, interaction: discord.Interaction, current: str,
                                    keep: Callable[[Any], bool] = lambda a: True,
@@ -180,13 +180,18 @@ class GameCog(commands.GroupCog):
         table = self.table_here(interaction)
         await self.bot.table_ui.show_hand(interaction, table)
 
-    @app_commands.command(name="rules", description="A short summary of the rules.")
+    @app_commands.command(name="rules", description="How to play: a quick start, then the "
+                          "full rules.")
     async def rules(self, interaction: discord.Interaction) -> None:
-        embeds = chunks(self.ui.rules_markdown(), DESCRIPTION_LIMIT)
-        await reply(interaction, embeds=[
-            discord.Embed(title=f"{self.ui.emoji} {self.ui.engine.title} — rules" if i == 0
-                          else None, description=part, colour=self.ui.colour)
-            for i, part in enumerate(embeds[:5])], ephemeral=True)
+        quick = self.ui.quick_start()
+        if quick is None:
+            await self.bot.table_ui.show_rules(interaction, self.ui)
+            return
+        view = RoutedView()
+        view.add_item(RulesButton(self.ui.engine.name))
+        embed = discord.Embed(title=f"{self.ui.emoji} {self.ui.engine.title} — quick start",
+                              description=clip(quick, DESCRIPTION_LIMIT), colour=self.ui.colour)
+        await reply(interaction, embed=embed, view=view, ephemeral=True)
 
     @app_commands.command(name="move", description="Make any legal move (the suggestions list "
                           "them all).")

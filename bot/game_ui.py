@@ -43,6 +43,11 @@ class GameUI:
         path = DATA_DIR / self.engine.name / "rules.md"
         return path.read_text(encoding="utf-8") if path.exists() else "No rules summary yet."
 
+    def quick_start(self) -> str | None:
+        """The rules text's `## Quick start` section (shown first by `/<game> rules`, with a
+        **Full rules** button), or None if the text has none."""
+        return quick_start_of(self.rules_markdown())
+
     def render_board(self, view: dict[str, Any], names: list[str]) -> list[discord.Embed]:
         """The public board below the framework's header (several embeds allowed, ≤ 9)."""
         raise NotImplementedError
@@ -105,3 +110,19 @@ def registered_uis() -> dict[str, GameUI]:
                 uis[name] = value()
                 break
     return uis
+
+
+def quick_start_of(markdown: str) -> str | None:
+    """The body of a `## Quick start` section (up to the next heading of level 1 or 2)."""
+    lines = markdown.splitlines()
+    start = next((i for i, line in enumerate(lines)
+                  if line.strip().lower().lstrip("#").strip() == "quick start"
+                  and line.lstrip().startswith("##")), None)
+    if start is None:
+        return None
+    body = []
+    for line in lines[start + 1:]:
+        if line.startswith("# ") or line.startswith("## "):
+            break
+        body.append(line)
+    return "\n".join(body).strip() or None

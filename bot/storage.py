@@ -106,6 +106,14 @@ MIGRATIONS: list[tuple[int, str]] = [
         updated_at REAL    NOT NULL
     );
     """),
+    (4, """
+    CREATE TABLE table_history (
+        table_id INTEGER NOT NULL,
+        seq      INTEGER NOT NULL,
+        line     TEXT    NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    );
+    """),
 ]
 
 SYNCHRONOUS_MODES = ("FULL", "NORMAL")
@@ -652,6 +660,27 @@ class Storage:
                 "CAST(wins AS REAL)/played DESC, points DESC, name LIMIT ?",
                 (guild_id, game, min_games, limit)) as cur:
             return [StatRow(*row) for row in await cur.fetchall()]
+
+    # ------------------------------------------------------------------ history
+    @_writes
+    async def append_history(self, rows: list[tuple[int, int, str]]) -> None:
+        """(table id, sequence number, line) rows of tables' public history, written in
+        batches off the move path (a line written twice is kept once)."""
+        await self._db.execute("BEGIN")
+        try:
+            await self._db.executemany(
+                "INSERT OR IGNORE INTO table_history (table_id, seq, line) VALUES (?,?,?)",
+                rows)
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        await self._db.execute("COMMIT")
+
+    async def history(self, table_id: int) -> list[str]:
+        async with self._db.execute(
+                "SELECT line FROM table_history WHERE table_id=? ORDER BY seq",
+                (table_id,)) as cur:
+            return [row[0] for row in await cur.fetchall()]
 
     # ------------------------------------------------------------------ user settings
     async def get_user_settings(self, user_id: int) -> dict[str, Any]:

@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING, Any
 from bot.storage import TableRow
 from bot.tables.settings import TableSettings
 from bot.ui.names import clean_name, safe_name
+from bot.ui.text import shown
 from engines.core import Engine, Event
 
 if TYPE_CHECKING:
     from bot.game_ui import GameUI
 
-LOG_LENGTH = 8
+LOG_LENGTH = 4  # the board's Recent lines (bot.ui.render.RECENT_LINES); all are in History
 # What the delivery task writes while a move is being saved (it runs outside the table lock).
 # A move never changes these, so when a saved draft becomes the live table the live values
 # are kept (see LiveTable.adopt).
@@ -49,6 +50,7 @@ class LiveTable:
     finished: bool = False
     delivery_failures: int = 0
     dropped: bool = False  # cancelled (not finished by the game)
+    history_pending: list[tuple[int, int, str]] = field(default_factory=list)
     closing_note: str = "cancelled"  # how a dropped table's board says it ended
     finish_pending: bool = False  # over, but its result could not be recorded yet
     notices: list[str] = field(default_factory=list)  # channel notes for the delivery task
@@ -171,6 +173,13 @@ class LiveTable:
 
     # ---------------------------------------------------------------- log
     def add_log(self, events: list[Event]) -> None:
+        """Public events go to the board's Recent lines and to the full history (written
+        to storage in batches by the service: `history_pending`)."""
+        lines = [e.text for e in events if e.visible_to is None]
         log = self.meta.setdefault("log", [])
-        log.extend(e.text for e in events if e.visible_to is None)
+        log.extend(lines)
         del log[:-LOG_LENGTH]
+        for line in lines:
+            seq = self.meta.get("history_len", 0)
+            self.history_pending.append((self.id, seq, shown(line, self.names)))
+            self.meta["history_len"] = seq + 1

@@ -24,7 +24,7 @@ import discord
 from bot.storage import StaleVersionError, StorageError, StorageUnavailable, UnreadableRow
 from bot.tables.live import LiveTable
 from bot.tables.settings import SERVER_KEY, ServerSettings, resolve_options, resolve_server
-from bot.ui.text import plural
+from bot.ui.text import plural, shown
 from engines.core import (
     Event,
     GameError,
@@ -32,7 +32,6 @@ from engines.core import (
     IllegalActionError,
     NotYourTurnError,
     public,
-    render_seats,
 )
 
 if TYPE_CHECKING:
@@ -103,6 +102,7 @@ class TableService:
         self._opening: dict[tuple[int | None, int], int] = {}  # lobbies being created
         self._notes: set[asyncio.Task] = set()  # channel notes waiting for the connection
         self._notify: dict[int, str] = {}  # user id -> /notify choice
+        self._history: list[tuple[int, int, str]] = []  # lines waiting for the next batch
         from bot.delivery import Publisher
 
         self.publisher = Publisher(bot, self)
@@ -412,7 +412,7 @@ class TableService:
                           "game was cancelled."
         self._schedule_ai(table)
         self.schedule_delivery(table)
-        return table, render_seats(note, table.names)
+        return table, shown(note, table.names)
 
     async def add_ai(self, table_id: int, user_id: int) -> LiveTable:
         table = self.get(table_id)
@@ -511,9 +511,9 @@ class TableService:
                 draft.add_log([public("back", f"{{P{seat}}} is back and plays again.")])
             draft.meta.setdefault("expiries", {}).pop(str(seat), None)
             draft.meta.setdefault("expired_turns", {}).pop(str(seat), None)
-            text = render_seats(table.engine.describe(table.state, action), table.names)
+            text = shown(table.engine.describe(table.state, action), table.names)
             events = await self._commit(table, seat, action, draft)
-        secrets = [render_seats(e.text, table.names) for e in events
+        secrets = [shown(e.text, table.names) for e in events
                    if e.visible_to is not None and seat in e.visible_to]
         return table, text, secrets
 
@@ -568,7 +568,7 @@ class TableService:
         try:
             match_id = await self.storage.finish_table(
                 table.row, scores=result.scores, winners=result.winners,
-                reason=render_seats(result.reason, table.plain_names), finished_at=time.time())
+                reason=shown(result.reason, table.plain_names), finished_at=time.time())
         except StorageError as exc:
             table.finish_pending = True
             log.error("table %s: could not record the result yet: %s", table.id, exc)
@@ -755,7 +755,7 @@ class TableService:
                 draft.add_log(note)
                 await self._commit(table, seat, action, draft)
                 if count >= limit:
-                    replaced.append(render_seats(note[-1].text, table.names))
+                    replaced.append(shown(note[-1].text, table.names))
         if replaced:  # posted by the delivery task: no Discord call in the lock or the timers
             table.notices.extend(replaced)
             self.schedule_delivery(table)
@@ -818,19 +818,35 @@ class TableService:
                 self._flush_task = asyncio.create_task(self._flush_meta_soon(),
                                                        name="meta-flush")
 
+    def _queue_history(self, table: LiveTable, draft: LiveTable) -> None:
+        """A saved draft's public lines go to the history table with the next meta batch
+        (History button); a crash may lose the last half second of them, never a move."""
+        if draft.history_pending:
+            self._history.extend(draft.history_pending)
+            draft.history_pending.clear()
+            self.meta_changed(table)
+
     async def flush_meta(self) -> None:
         """Save the bookkeeping of every table that changed; if the database refuses, they
         stay queued (StorageError)."""
         tables = dict(self._meta_dirty)
         self._meta_dirty.clear()
-        if not tables:
-            return
+        lines, self._history = self._history, []
         try:
-            await self.storage.save_metas([t.row for t in tables.values()])
+            if tables:
+                await self.storage.save_metas([t.row for t in tables.values()])
+            if lines:
+                await self.storage.append_history(lines)
         except StorageError:
             for table_id, table in tables.items():
                 self._meta_dirty.setdefault(table_id, table)
+            self._history[:0] = lines
             raise
+
+    async def history(self, table_id: int) -> list[str]:
+        """Every public line of a table so far (finished tables included)."""
+        await self.flush_meta()
+        return await self.storage.history(table_id)
 
     # ------------------------------------------------------------------ helpers
     def _need_lobby(self, table: LiveTable) -> None:
@@ -854,6 +870,7 @@ class TableService:
         except StorageError as exc:
             log.error("table %s: save failed, nothing changed: %s", table.id, exc)
             raise SaveFailed() from None
+        self._queue_history(table, draft)
         if table.adopt(draft):
             self.meta_changed(table)  # the delivery task wrote something after the draft
 

@@ -2,7 +2,8 @@
 
 Custom ids: `t:{table}:{op}[:{arg}]` for buttons, `ps:{table}:{version}:{prefix}` for the
 turn panel's select, `lt:{table}` for a lobby's team menu, `lr:{table}` for the host's
-"remove a seat" menu and `ra:{match}` for **Play again** under a result. `route` parses a click's custom
+"remove a seat" menu, `ra:{match}` for **Play again** under a result and `rl:{game}` for
+**Full rules** under a quick start. `route` parses a click's custom
 id and hands it to `bot.ui.handlers`; `CardTableBot.on_interaction` calls it for every
 component click.
 
@@ -30,6 +31,7 @@ SELECT_ID = re.compile(r"ps:(?P<table>\d+):(?P<version>\d+):(?P<prefix>[0-9.]*)"
 TEAM_ID = re.compile(r"lt:(?P<table>\d+)")
 REMOVE_ID = re.compile(r"lr:(?P<table>\d+)")
 REMATCH_ID = re.compile(r"ra:(?P<match>\d+)")
+RULES_ID = re.compile(r"rl:(?P<game>[a-z_]+)")
 
 
 class RoutedView(discord.ui.View):
@@ -87,6 +89,14 @@ class RemoveSelect(discord.ui.Select):
                                   for seat, name in seats[:25]])
 
 
+class RulesButton(discord.ui.Button):
+    """**Full rules** under a game's quick start: `rl:{game}`."""
+
+    def __init__(self, game: str) -> None:
+        super().__init__(label="Full rules", emoji="📖", style=discord.ButtonStyle.secondary,
+                         custom_id=f"rl:{game}")
+
+
 class RematchButton(discord.ui.Button):
     """**Play again** under a result: `ra:{match id}` (the table itself is gone)."""
 
@@ -124,6 +134,12 @@ async def _route(interaction: discord.Interaction) -> bool:
                                                                         else ""))
     elif match := REMATCH_ID.fullmatch(custom_id):
         await handlers.on_rematch(interaction, int(match["match"]))
+    elif match := RULES_ID.fullmatch(custom_id):
+        ui = interaction.client.tables.uis.get(match["game"])  # type: ignore[attr-defined]
+        if ui is None:
+            await reply_error(interaction, "That game is not available any more.")
+        else:
+            await handlers.show_rules(interaction, ui)
     else:
         return False
     return True

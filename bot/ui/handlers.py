@@ -14,12 +14,14 @@ from bot.ui.names import clean_name, escape_markdown, pings, safe_name
 from bot.ui.replies import reply, reply_error
 from bot.ui.text import (
     BUTTON_LABEL_LIMIT,
+    DESCRIPTION_LIMIT,
     INPUT_PLACEHOLDER_LIMIT,
     MODAL_TITLE_LIMIT,
     OPTION_LIMIT,
+    chunks,
     plain,
+    shown,
 )
-from engines.core import render_seats
 
 if TYPE_CHECKING:
     from bot.app import CardTableBot
@@ -103,6 +105,36 @@ class TableInteractions:
         await interaction.response.edit_message(
             content=f"▶️ **{table.engine.title}** has started with {names}. The board is below.",
             embed=None, view=None)
+
+    async def show_rules(self, interaction: discord.Interaction, ui) -> None:
+        """A game's full rules text, ephemeral, over as many messages as it needs (an
+        embed's description holds 4,096 characters, a message's embeds 6,000 together)."""
+        parts = chunks(ui.rules_markdown(), DESCRIPTION_LIMIT)
+        messages: list[list[discord.Embed]] = [[]]
+        size = 0
+        for i, part in enumerate(parts):
+            embed = discord.Embed(title=f"{ui.emoji} {ui.engine.title} — rules" if i == 0
+                                  else None, description=part, colour=ui.colour)
+            if messages[-1] and (size + len(embed) > 5800 or len(messages[-1]) == 10):
+                messages.append([])
+                size = 0
+            messages[-1].append(embed)
+            size += len(embed)
+        for embeds in messages:
+            await reply(interaction, embeds=embeds, ephemeral=True)
+
+    async def _op_hist(self, interaction, table_id, arg):
+        """History: the table's public lines, paged, only for the one who asked. Works on a
+        finished game's board too (the lines are kept in storage)."""
+        table = self.service.live.get(table_id)
+        title = table.engine.title if table is not None else "Game"
+        lines = await self.service.history(table_id)
+        embed, view = render.history_page(table_id, title, lines,
+                                          int(arg) if arg.isdigit() else None)
+        if arg:  # a page button of an earlier answer: turn that page
+            await interaction.response.edit_message(embed=embed, view=view)
+        else:
+            await reply(interaction, embed=embed, view=view, ephemeral=True)
 
     async def _op_quit(self, interaction, table_id, _arg):
         """The board's Leave button: ask first (an AI will finish the game for them)."""
@@ -293,10 +325,12 @@ class TableInteractions:
         text = f"**Your move** in {engine.title}" + (f" — {crumbs}" if crumbs else "") + ":"
         if note:
             text = f"{note}\n\n{text}"
+        hand = render.private_embed(table, seat)  # your hand above your choices
         if edit:
-            await interaction.response.edit_message(content=text, embed=None, view=view)
+            await interaction.response.edit_message(content=text, embed=hand, view=view)
         else:
-            await interaction.response.send_message(text, view=view, ephemeral=True)
+            await interaction.response.send_message(text, embed=hand, view=view,
+                                                    ephemeral=True)
 
     async def on_text_submit(self, interaction: discord.Interaction, custom_id: str,
                              text: str) -> None:
@@ -383,4 +417,4 @@ class TextModal(discord.ui.Modal):
 
 
 def action_label(table: LiveTable, action: Any) -> str:
-    return render_seats(table.engine.describe(table.state, action), table.names)
+    return shown(table.engine.describe(table.state, action), table.names)

@@ -19,13 +19,17 @@ from bot.ui.text import (
     TITLE_LIMIT,
     chunks,
     clip,
+    shown,
+    signs,
 )
-from engines.core import Event, render_seats
+from engines.core import Event
 
 if TYPE_CHECKING:
     from bot.tables.live import LiveTable
 
 EMBED_TEXT_LIMIT = 5800
+RECENT_LINES = 4  # the board's Recent lines: the newest public events, one short line each
+RECENT_WIDTH = 90  # characters of one Recent line (cut between words) before the rest goes
 log = logging.getLogger("cardtable.pictures")
 
 
@@ -85,6 +89,17 @@ def lobby_view(table: LiveTable) -> discord.ui.View:
     return view
 
 
+def one_minus(embed: discord.Embed) -> discord.Embed:
+    """Numbers below zero read `−2` everywhere in an embed (games and engines wrote `-2`
+    in some places and `−2` in others)."""
+    if embed.description:
+        embed.description = signs(embed.description)
+    for i, field in enumerate(embed.fields):
+        embed.set_field_at(i, name=signs(field.name or ""), value=signs(field.value or ""),
+                           inline=bool(field.inline))
+    return embed
+
+
 def clip_embed(embed: discord.Embed) -> discord.Embed:
     """Every text of the embed within Discord's limit for it, cut by `clip` (a game's
     renderer cuts where it knows better; this is the net under all of them)."""
@@ -106,9 +121,10 @@ def clip_embed(embed: discord.Embed) -> discord.Embed:
 
 
 def _fit(embeds: list[discord.Embed]) -> list[discord.Embed]:
-    """Keep within Discord's limits: each text, 10 embeds and 6000 characters a message."""
+    """Keep within Discord's limits: each text, 10 embeds and 6000 characters a message
+    (and one minus sign)."""
     kept, total = [], 0
-    for embed in map(clip_embed, embeds[:10]):
+    for embed in (clip_embed(one_minus(e)) for e in embeds[:10]):
         size = len(embed)
         if total + size > EMBED_TEXT_LIMIT:
             break
@@ -123,23 +139,27 @@ def board_embeds(table: LiveTable) -> list[discord.Embed]:
     header = discord.Embed(title=f"{ui.emoji} {engine.title} — table #{table.id}",
                            colour=ui.colour)
     outcome = engine.outcome(state)
+    log = table.meta.get("log", [])[-RECENT_LINES:]
+    # a few short lines, newest last; the whole game is behind the History button
+    recent = "\n".join(clip(f"• {shown(line, names)}", RECENT_WIDTH) for line in log)
     if outcome is None:
         waiting = sorted(engine.waiting_for(state))
         who = ", ".join(_mention(table, s) for s in waiting) or "—"
-        header.description = f"**To act:** {who}"
-    else:
-        header.description = f"**Game over** — {render_seats(outcome.reason, names)}"
-        header.add_field(name="Final standings",
-                         value=clip(ui.render_result(outcome, engine.view(state, None), names)),
-                         inline=False)
-    log = table.meta.get("log", [])
-    if log:
-        text = "\n".join(f"• {render_seats(line, names)}" for line in log)
-        header.add_field(name="Recent", value=clip(text, keep="end"), inline=False)
-    header.set_footer(text=f"Table #{table.id} · move {table.version} · "
-                      f"/{ui.command} hand shows your cards privately")
-    body = ui.render_board(engine.view(state, None), names)
-    return _fit([header, *body])
+        header.description = clip(f"**To act:** {who}\n{recent}".strip(), DESCRIPTION_LIMIT)
+        return _fit([header, *ui.render_board(engine.view(state, None), names)])
+    # Over: the standings and the last events; the game's own final picture (hands, the
+    # reveal) goes with the result message below the board.
+    standings = ui.render_result(outcome, engine.view(state, None), names)
+    header.description = clip(f"**Game over** — {shown(outcome.reason, names)}\n"
+                              f"{standings}\n{recent}".strip(), DESCRIPTION_LIMIT)
+    return [clip_embed(one_minus(header))]
+
+
+def result_embeds(table: LiveTable, result: discord.Embed) -> list[discord.Embed]:
+    """The result message: the result, then the game's own board as it ended (hands, the
+    reveal, scores), within Discord's limits."""
+    return _fit([result, *table.ui.render_board(table.engine.view(table.state, None),
+                                                table.names)])
 
 
 def _mention(table: LiveTable, seat: int) -> str:
@@ -150,15 +170,44 @@ def _mention(table: LiveTable, seat: int) -> str:
 
 
 def board_view(table: LiveTable) -> discord.ui.View | None:
-    if table.engine.outcome(table.state) is not None:
-        return None
     view = RoutedView()
+    if table.engine.outcome(table.state) is not None:
+        view.add_item(history_button(table.id))  # the whole game stays readable
+        return view
     view.add_item(TableButton(table.id, "hand", label="My hand", emoji="🃏",
                               style=discord.ButtonStyle.secondary))
     view.add_item(TableButton(table.id, "turn", str(table.version), label="Take my turn",
                               emoji="▶️", style=discord.ButtonStyle.primary))
+    view.add_item(history_button(table.id))
     view.add_item(TableButton(table.id, "quit", label="Leave", emoji="🚪"))
     return view
+
+
+def history_button(table_id: int) -> TableButton:
+    return TableButton(table_id, "hist", label="History", emoji="📜")
+
+
+HISTORY_PAGE = 15  # lines per page of the History button's answer
+
+
+def history_page(table_id: int, title: str, lines: list[str], page: int | None
+                 ) -> tuple[discord.Embed, discord.ui.View | None]:
+    """One page of a table's public history (the last page unless `page` is given)."""
+    pages = max(1, -(-len(lines) // HISTORY_PAGE))
+    page = pages - 1 if page is None else max(0, min(page, pages - 1))
+    chunk = lines[page * HISTORY_PAGE:(page + 1) * HISTORY_PAGE]
+    text = "\n".join(f"`{page * HISTORY_PAGE + i + 1}.` {line}" for i, line in enumerate(chunk))
+    embed = discord.Embed(title=f"📜 {title} — history", description=clip(
+        text or "Nothing has happened yet.", 4096), colour=0x7F8C8D)
+    embed.set_footer(text=f"Page {page + 1} of {pages} · only you see this")
+    if pages == 1:
+        return embed, None
+    view = RoutedView()
+    view.add_item(TableButton(table_id, "hist", str(page - 1), label="Older", emoji="◀️",
+                              disabled=page == 0))
+    view.add_item(TableButton(table_id, "hist", str(page + 1), label="Newer", emoji="▶️",
+                              disabled=page == pages - 1))
+    return embed, view
 
 
 def private_embed(table: LiveTable, seat: int, events: list[Event] | None = None
@@ -168,11 +217,11 @@ def private_embed(table: LiveTable, seat: int, events: list[Event] | None = None
     embed.title = embed.title or f"{table.ui.emoji} Your hand"
     embed.set_author(name=f"{table.engine.title} · table #{table.id}")
     if events:
-        text = "\n".join(f"• {render_seats(e.text, names)}" for e in events[-10:])
+        text = "\n".join(f"• {shown(e.text, names)}" for e in events[-10:])
         embed.add_field(name="Just now (only you see this)", value=clip(text, keep="end"),
                         inline=False)
     embed.set_footer(text="Secret: only you can see this.")
-    return clip_embed(embed)
+    return clip_embed(one_minus(embed))
 
 
 # ---------------------------------------------------------------------- pictures

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from engines.core import render_seats
+
 # Discord's documented limits (characters = code points)
 CONTENT_LIMIT = 2000  # message content
 TITLE_LIMIT = 256  # embed title, author name, field name
@@ -174,3 +176,27 @@ def strip_markdown(text: str) -> str:
 def plural(count: int, word: str, plural_form: str | None = None) -> str:
     """`1 card`, `2 cards` (or the given plural form)."""
     return f"{count} {word if count == 1 else plural_form or word + 's'}"
+
+
+_HYPHEN_MINUS = re.compile(r"(?<![\w\-−/“\"'`])-(?=\d)")
+
+
+def signs(text: str) -> str:
+    """One minus sign everywhere: a hyphen before a number (`-2`) becomes `−2`, as the
+    games' own renderers write it; ranges such as `2-10` are left alone, and so is what
+    someone is to type or said (right after an opening quote or backtick)."""
+    return _HYPHEN_MINUS.sub("−", text)
+
+
+def shown(text: str, names: list[str]) -> str:
+    """An engine's text as players read it: seat placeholders as names, one minus sign."""
+    return signs(render_seats(text, names))
+
+
+def cap_note(used: int, cap: int, unit: str) -> str | None:
+    """A safety cap worth mentioning only when it is near (the last tenth, at least the
+    last 3): `⚠️ 4 turns left before the safety cap`; None while it is far away."""
+    left = cap - used
+    if left > max(3, cap // 10):
+        return None
+    return f"⚠️ {plural(max(left, 0), unit)} left before the safety cap"

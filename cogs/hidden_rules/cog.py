@@ -22,7 +22,7 @@ from bot.game_ui import GameUI, TextPrompt
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
 from bot.ui.names import echo, escape_markdown, said
-from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, clip, plain
+from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, cap_note, clip, plain, plural
 from engines import ENGINES
 from engines.cards import Card
 from engines.core import GameError
@@ -46,7 +46,8 @@ MINUS = "−"
 BOARD_BUDGET = 3900  # characters for our embeds; the framework's header needs the rest
 SAY_SHOWN = 60  # what a player said, as shown on the board
 HINT_SHOWN = 80
-HISTORY_SHOWN = 6
+HISTORY_SHOWN = 1  # enforcements on the board (all of them are in 📜 History)
+TRICK_SHOWN = 3  # cards of the current trick on the board, the newest
 _CHOICE_RE = re.compile(r"^[0-9]{1,12}\.[0-9]{1,6}$", re.ASCII)
 
 
@@ -117,7 +118,11 @@ class HiddenRulesUI(GameUI):
         if rules is not None:
             embeds.append(rules)
         history = self._history_embed(view, names)
-        if history is not None:
+        if history is not None and view["phase"] != "over":
+            # during play the last enforcement is a line under the scores (📜 History
+            # has them all); at the end they come with the result
+            embeds[1].description += f"\n**{history.title}** · last: {history.description}"
+        elif history is not None:
             embeds.append(history)
         named = self._named_embed(view)
         if named is not None:
@@ -195,15 +200,18 @@ class HiddenRulesUI(GameUI):
             embed.title = "Choosing secret rules"
         elif trick["cards"]:
             embed.title = f"Current trick — total {_num(trick['total'])}"
+            if len(lines) > TRICK_SHOWN:  # the newest cards; the rest are in 📜 History
+                embed.title += f" ({len(lines)} cards, the last {TRICK_SHOWN} below)"
+                lines = lines[-TRICK_SHOWN:]
         else:
             embed.title = "No trick in progress"
         status = "\n".join(self._status_lines(view, names))
         body = _fit_text(lines, 1800 - len(status), more="earlier cards")
-        embed.description = clip(f"{body}\n\n{status}" if body else status, DESCRIPTION_LIMIT)
+        embed.description = clip(f"{body}\n{status}" if body else status, DESCRIPTION_LIMIT)
         return embed
 
     def _scores_embed(self, view: dict[str, Any], names: list[str]) -> discord.Embed:
-        embed = discord.Embed(title=f"Scores — first to {view['target']} points",
+        embed = discord.Embed(title=f"Scores — first to {plural(view['target'], 'point')}",
                               colour=self.colour)
         lines = []
         acting = view.get("to_play")
@@ -231,8 +239,11 @@ class HiddenRulesUI(GameUI):
             extras.append("no time limit")
         if view.get("referee"):
             extras.append("🧑‍⚖️ referee on")
-        extras.append(f"turn {view['turns']}/{view['max_turns']}")
-        embed.set_footer(text=" · ".join(extras))
+        near = cap_note(view["turns"], view["max_turns"], "turn")
+        if near:
+            extras.append(near)
+        # one line with the title rather than a footer of its own (a phone shows ~20)
+        embed.title = clip(f"{embed.title} · {' · '.join(extras)}", 256)
         return embed
 
     def _history_embed(self, view: dict[str, Any], names: list[str]) -> discord.Embed | None:

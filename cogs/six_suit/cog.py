@@ -21,7 +21,7 @@ from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
 from bot.ui.names import echo
-from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, clip, plain, plural
+from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, cap_note, clip, plain, plural
 from engines import ENGINES
 from engines.core import GameError, Outcome, render_seats
 from engines.six_suit.cards import (
@@ -158,8 +158,9 @@ class SixSuitUI(GameUI):
         else:
             for start in range(0, len(seats), SEATS_PER_EMBED):
                 chunk = seats[start:start + SEATS_PER_EMBED]
-                title = ("Players" if len(seats) <= SEATS_PER_EMBED
-                         else f"Players {start + 1}–{start + len(chunk)}") + " · piles 1 → 6"
+                # one group of seats needs no title line (the status says "piles 1 → 6")
+                title = (None if len(seats) <= SEATS_PER_EMBED
+                         else f"Players {start + 1}–{start + len(chunk)} · piles 1 → 6")
                 embeds.append(self._seats_embed(view, names, chunk, title))
         return embeds
 
@@ -174,15 +175,18 @@ class SixSuitUI(GameUI):
             target = view.get("chain_target", -1)
             lines.append(f"🔁 {who} is on **extra turn {chain}** of a chain (earned by a double "
                          f"match on {_name(names, target)}).")
-        else:
-            lines.append(f"▶️ Turn of {who}.")
-        if phase == PREDICT:
-            lines.append(f"**Step 1 of 2 — predict:** {who} names a number, colour and shape, "
-                         "then draws.")
+        if phase == PREDICT:  # whose turn and its step on one line
+            step = ("**step 1 of 2, predict:** a number, colour and shape, then draw.")
         elif phase == PLAY:
-            lines.append(f"**Step 2 of 2 — play or discard:** {who} covers any pile with a "
-                         "hand card that shares an attribute, or discards.")
-        elif phase == "consent":
+            step = ("**step 2 of 2, play or discard:** cover any pile with a hand card "
+                    "that shares an attribute, or discard.")
+        else:
+            step = ""
+        if not chain:
+            lines.append(f"▶️ Turn of {who}" + (f" — {step}" if step else "."))
+        elif step:
+            lines.append(step)
+        if phase == "consent":
             offer = view.get("offer") or {}
             owner = _name(names, offer.get("target"))
             lines.append(f"✋ **Consent or veto:** {who} offers {_card(offer.get('card', '?'))} "
@@ -203,8 +207,11 @@ class SixSuitUI(GameUI):
     def _status_embed(self, view: dict[str, Any], names: list[str]) -> discord.Embed:
         mode = (f"{view['teams']} teams" if view.get("teams")
                 else f"{view['players']} players, each for themselves")
-        lines = [f"**Round {view['round']}** of at most {view['max_rounds']} · turn "
-                 f"{view['turn_number']} · dealer {_name(names, view['dealer'])} · {mode}"]
+        lines = [f"**Round {view['round']}** · dealer {_name(names, view['dealer'])} · {mode} · "
+                 "piles read 1 → 6"]
+        near = cap_note(view["round"] - 1, view["max_rounds"], "round")
+        if near:
+            lines.append(near)
         lines += self._phase_lines(view, names)
         if view.get("free_time") and view["phase"] != "over":
             left = view.get("free_time_rounds_left", 0)
@@ -237,26 +244,26 @@ class SixSuitUI(GameUI):
             lines.append("🚫 Vetoed this turn: " + ", ".join(
                 f"{_card(v['card'])} on {_name(names, v['target'])}'s pile {v['pile'] + 1}"
                 for v in vetoed))
-        embed = discord.Embed(description=clip("\n".join(lines), DESCRIPTION_LIMIT), colour=self.colour)
+        # piles, team scores and eliminations one line each (a phone stacks fields)
         discard = view.get("discard") or []
         shown = discard[-DISCARDS_SHOWN:]
         more = "… " if len(discard) > len(shown) else ""
-        embed.add_field(name=f"Discard pile ({len(discard)}, newest last)",
-                        value=clip(more + _cards(shown, "empty")), inline=False)
-        embed.add_field(name="Draw pile", value=plural(view["draw_pile"], "card"), inline=True)
+        lines.append(f"**Draw pile** {plural(view['draw_pile'], 'card')} · **Discard pile** "
+                     f"({len(discard)}, newest last) {more}{_cards(shown, 'empty')}")
         if view.get("teams"):
-            embed.add_field(name="Team scores", value=" · ".join(
-                f"Team {t['team'] + 1}: **{t['score']}**" for t in view["team_scores"]),
-                inline=True)
+            lines.append("**Team scores** " + " · ".join(
+                f"Team {t['team'] + 1}: **{t['score']}**" for t in view["team_scores"]))
         elims = view.get("eliminations") or []
         if elims:
-            embed.add_field(name="Eliminations", value=clip("\n".join(
+            lines.append("**Eliminations** " + " · ".join(
                 f"{_ordinal(e['number'])}: {_name(names, e['by'])} → "
-                f"{_name(names, e['victim'])} (+{e['points']})" for e in elims)), inline=False)
-        return embed
+                f"{_name(names, e['victim'])} (+{plural(e['points'], 'point')})"
+                for e in elims))
+        return discord.Embed(description=clip("\n".join(lines), DESCRIPTION_LIMIT),
+                             colour=self.colour)
 
     def _seats_embed(self, view: dict[str, Any], names: list[str], seats: list[dict[str, Any]],
-                     title: str) -> discord.Embed:
+                     title: str | None) -> discord.Embed:
         embed = discord.Embed(title=title, colour=self.colour)
         acting = set(view.get("to_act") or [])
         by = {e["victim"]: e for e in view.get("eliminations") or []}
@@ -273,11 +280,10 @@ class SixSuitUI(GameUI):
             hand = f"{plural(seat['hand_count'], 'card')} in hand"
             if seat.get("known_hand"):
                 hand += f" (shown: {_cards(seat['known_hand'])})"
-            if seat["alive"]:
+            if seat["alive"]:  # two lines a seat: who and what they hold, then the piles
+                name += f" · {hand} · {len(seat.get('under') or [])} covered"
                 piles = " ".join(_card(label) for label in seat["piles"])
-                extra = [hand, f"{len(seat.get('under') or [])} covered"]
-                extra += danger_notes(seat)
-                value = f"{piles}\n" + " · ".join(extra)
+                value = " · ".join([piles, *danger_notes(seat)])
             else:
                 elim = by.get(i)
                 how = (f" ({_ordinal(elim['number'])} out, by {_name(names, elim['by'])})"

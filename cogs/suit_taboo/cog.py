@@ -140,14 +140,12 @@ class SuitTabooUI(GameUI):
         if view.get("end_mode"):
             lines.append("⏳ **End mode:** no more reshuffles; the open cards can still be "
                          "picked and anyone may **drop out**.")
-        embed = discord.Embed(description="\n".join(lines), colour=self.colour)
-        deck = f"{view['deck']} card(s)"
+        deck = f"**Deck** {plural(view['deck'], 'card')}"
         if view.get("reshuffles"):
-            deck += f" · reshuffled {view['reshuffles']}×"
-        embed.add_field(name="Deck", value=deck, inline=True)
-        embed.add_field(name="Dump", value=f"{view['dump']} card(s)", inline=True)
-        embed.add_field(name="Open cards", value=_cards(view["open"], "none"), inline=True)
-        return embed
+            deck += f" (reshuffled {view['reshuffles']}×)"
+        lines.append(f"{deck} · **Dump** {plural(view['dump'], 'card')} · **Open cards** "
+                     f"{_cards(view['open'], 'none')}")  # one line: a phone stacks fields
+        return discord.Embed(description="\n".join(lines), colour=self.colour)
 
     def _players_embed(self, view: dict[str, Any], names: list[str]) -> discord.Embed:
         embed = discord.Embed(title="History lines", colour=self.colour)
@@ -168,26 +166,36 @@ class SuitTabooUI(GameUI):
             hand = f"{player['hand_size']}"
             if player.get("known_hand"):
                 hand += f" (known: {_cards(player['known_hand'])})"
-            suits = " ".join(dict.fromkeys(player.get("built_suits") or [])) or "none yet"
-            value = (f"🏹 Catapult {catapult} · 🛡️ Shields {_cards(player['shields'], 'none')}\n"
-                     f"❓ Doubts {doubts} · ✋ Hand {hand}\n"
-                     f"Catapult suits shown this round: {suits}")  # rules those aces out
+            suits = " ".join(dict.fromkeys(player.get("built_suits") or []))
+            if suits:  # the suits a catapult showed this round rule those aces out
+                title += f" · catapult suits shown: {suits}"
+            value = (f"🏹 {catapult} · 🛡️ {_cards(player['shields'], 'none')} · "
+                     f"❓ {doubts} · ✋ {hand}")
             embed.add_field(name=clip(title, 256), value=clip(value), inline=False)
         return embed
 
     def _reveal_embed(self, last: dict[str, Any], view: dict[str, Any], names: list[str]
                       ) -> discord.Embed:
         winners = ", ".join(_name(names, w) for w in last.get("winners", [])) or "nobody"
-        why = ("ended by the turn cap" if last.get("reason") == "turn cap"
-               else "everyone was done")
-        embed = discord.Embed(
-            title=f"Round {last['round']} reveal",
-            description=(f"The round {why}. Roles and doubts are flipped; every history line "
-                         f"below.\n**Round winners:** {winners}"),
-            colour=0x7F8C8D)
-        for line in last.get("players", []):
-            embed.add_field(name=clip(self._reveal_title(line, names), 256),
-                            value=clip(self._reveal_value(line, names)), inline=False)
+        why = ("was ended by the turn cap" if last.get("reason") == "turn cap"
+               else "ended: everyone was done")
+        if view.get("phase") != "over":
+            # during the next round a line per player (the details are in 📜 History)
+            text = " · ".join(
+                f"{'✅' if line.get('won') else '❌'} {_name(names, line['seat'])} was "
+                f"{line['role']}" + (f" ({line['wire_role']})" if line.get("wire_role") else "")
+                for line in last.get("players", []))
+            embed = discord.Embed(title=f"Round {last['round']} reveal",
+                                  description=clip(text, 4096), colour=0x7F8C8D)
+        else:
+            embed = discord.Embed(
+                title=f"Round {last['round']} reveal",
+                description=(f"The round {why}. Roles and doubts are flipped; every history "
+                             f"line below.\n**Round winners:** {winners}"),
+                colour=0x7F8C8D)
+            for line in last.get("players", []):
+                embed.add_field(name=clip(self._reveal_title(line, names), 256),
+                                value=clip(self._reveal_value(line, names)), inline=False)
         accusations = last.get("accusations")
         if accusations is not None:
             parts = [f"{'✅' if a['right'] else '❌'} ace of "

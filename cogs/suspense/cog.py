@@ -32,12 +32,10 @@ class SuspenseUI(GameUI):
              "condition decides who scores.")
 
     def render_board(self, view: dict[str, Any], names: list[str]) -> list[discord.Embed]:
-        embed = discord.Embed(colour=self.colour)
-        embed.description = (
-            f"**Match {view['match']}** · dealer **{names[view['dealer']]}** · face-up total "
-            f"**{view['total']}** / {view['threshold']} · first to {view['points_target']} "
-            "points wins")
-        for player in view["players"]:
+        lines = [f"**Match {view['match']}** · dealer **{names[view['dealer']]}** · face-up "
+                 f"total **{view['total']}** / {view['threshold']} · first to "
+                 f"{plural(view['points_target'], 'point')} wins"]
+        for player in view["players"]:  # one line each: a phone shows ~20 lines at once
             seat = player["seat"]
             status = []
             if seat == view["turn"]:
@@ -46,18 +44,17 @@ class SuspenseUI(GameUI):
                 status.append("folded")
             elif player["passed"]:
                 status.append("passed")
-            in_play = "\n".join(f"`{c}` {condition_text(c)}" for c in player["in_play"]) or "—"
-            embed.add_field(
-                name=f"{names[seat]} — {plural(player['score'], 'pt')}"
-                     + (f" ({', '.join(status)})" if status else ""),
-                value=clip(f"{plural(player['hand_size'], 'card')} in hand\n{in_play}"),
-                inline=False)
-        embeds = [embed]
+            face_up = " ".join(f"`{c}`" for c in player["in_play"]) or "none"
+            lines.append(f"**{names[seat]}** — {plural(player['score'], 'pt')}"
+                         + (f" ({', '.join(status)})" if status else "")
+                         + f" · {plural(player['hand_size'], 'card')} in hand · face up: "
+                         f"{face_up}")
+        embeds = [discord.Embed(colour=self.colour, description=clip("\n".join(lines), 4096))]
         last = view.get("last_match")
         if last:
-            recap = discord.Embed(title=f"Match {last['match']} result",
-                                  description=self._recap_text(last, names), colour=0x7F8C8D)
-            embeds.append(recap)
+            embeds.append(discord.Embed(title=f"Match {last['match']} result",
+                                        description=clip(self._recap_text(last, names), 4096),
+                                        colour=0x7F8C8D))
         return embeds
 
     @staticmethod

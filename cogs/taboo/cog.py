@@ -18,7 +18,7 @@ from bot.game_cog import GameCog, choice_value
 from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
-from bot.ui.text import OPTION_LIMIT, clip, plain, plural
+from bot.ui.text import OPTION_LIMIT, cap_note, clip, plain, plural
 from engines import ENGINES
 from engines.cards import Card
 from engines.core import GameError, Outcome
@@ -148,33 +148,34 @@ class TabooUI(GameUI):
             lines.append(hint)
         else:
             lines.append("**Row:** *empty*")
-        embed = discord.Embed(title="The row", description="\n".join(lines), colour=self.colour)
-        stock = plural(view["stock_size"], "card")
+        # one line for the piles (a phone shows inline fields one under the other)
+        stock = f"**Stock** {plural(view['stock_size'], 'card')}"
         if view.get("reshuffles"):
-            stock += f" · reshuffled {view['reshuffles']}×"
-        embed.add_field(name="Stock", value=stock, inline=True)
-        discard = plural(view["discard_size"], "card")
+            stock += f" (reshuffled {view['reshuffles']}×)"
+        discard = f"**Discard pile** {plural(view['discard_size'], 'card')}"
         if view.get("discard_top"):
-            discard += f" · top `{view['discard_top']}`"
-        embed.add_field(name="Discard pile", value=discard, inline=True)
-        turn = f"{min(view['turn'], view['max_turns'])} of at most {view['max_turns']}"
-        embed.add_field(name="Turn", value=turn, inline=True)
+            discard += f", top `{view['discard_top']}`"
+        lines.append(f"{stock} · {discard}")
+        near = cap_note(view["turn"], view["max_turns"], "turn")
+        if near:
+            lines.append(near)
+        embed = discord.Embed(title="The row", description="\n".join(lines), colour=self.colour)
         decks = "two decks" if view.get("decks") == 2 else "one deck"
         embed.set_footer(text=f"Dealer: {_name(names, view['dealer'])} · {decks} · "
                          "A=1, Q=11, K=12; jacks and jokers 0")
         return embed
 
     def _players_embed(self, view: dict[str, Any], names: list[str]) -> discord.Embed:
-        embed = discord.Embed(title="Players", colour=self.colour)
         over = view.get("final_hands") is not None
-        for seat, name in enumerate(names[:view["players"]]):
+        lines = []
+        for seat, name in enumerate(names[:view["players"]]):  # one line each
             marker = "▶️ " if seat == view.get("current") and not over else ""
             pile = view["points"][seat]
             size = view["hand_sizes"][seat]
-            value = (f"Hand: **{plural(size, 'card')}**\n"
-                     f"Points pile: **{pile['total']}** ({plural(len(pile['cards']), 'card')})")
-            embed.add_field(name=clip(f"{marker}{name}", 256), value=value, inline=True)
-        return embed
+            lines.append(f"{marker}**{name}** · hand {plural(size, 'card')} · points pile "
+                         f"**{pile['total']}** ({plural(len(pile['cards']), 'card')})")
+        return discord.Embed(title="Players", description=clip("\n".join(lines), 4096),
+                             colour=self.colour)
 
     def _final_embed(self, view: dict[str, Any], names: list[str]) -> discord.Embed:
         embed = discord.Embed(title="Final hands and scores", colour=0x7F8C8D,

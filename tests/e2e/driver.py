@@ -185,7 +185,8 @@ class TableDriver:
             message = result.message
             assert result.ephemeral, result.text
             text = message.text
-            if CONFIRM in text or "⚠️" in text or "out of date" in text:
+            said = message.content  # the panel's own words (the hand shown above it aside)
+            if CONFIRM in said or "⚠️" in said or "out of date" in said:
                 return text
             comps = [c for c in message.buttons() if not c["custom_id"].endswith("back")]
             selects = [c for c in comps if c.get("type") == 3]
@@ -207,6 +208,21 @@ class TableDriver:
         required = any(c.get("required", True) for c in inputs)
         return "…" if required else ""
 
+    async def history(self, user: User | None = None) -> str:
+        """Every public line of the game so far, as the board's History button shows them
+        (all pages)."""
+        user = user or self.world.outsider
+        boards = self.boards()
+        result = await self.fake.click(user, boards[-1], f"t:{self.table_id}:hist")
+        pages = [result.message.text]
+        while True:
+            older = next((b for b in result.message.buttons()
+                          if b.get("label") == "Older" and not b.get("disabled")), None)
+            if older is None:
+                return "\n".join(reversed(pages))
+            result = await self.fake.click(user, result.message, older["custom_id"])
+            pages.append(result.message.text)
+
     async def play_to_end(self, *, max_moves: int = 2000, check_leaks_every: int = 1,
                           choose=None, pause_after: int | None = None) -> int:
         """Every waiting human moves through the panel until the game is over (or, with
@@ -226,8 +242,12 @@ class TableDriver:
                     self.table.state):
                 continue  # an AI seat acted meanwhile (e.g. an optional move)
             user = self.seat_user(humans[0])
+            version = self.table.version
             text = await self.take_turn(user, choose)
-            if CONFIRM not in text and ("out of date" in text or "moved on" in text):
+            timed_out = ("not your turn" in text and self.table is not None
+                         and self.table.version != version)  # a turn timer moved for them
+            if CONFIRM not in text and ("out of date" in text or "moved on" in text
+                                        or timed_out):
                 stale += 1
                 assert stale < 100, text
                 await self.fake.settle()

@@ -80,3 +80,20 @@ async def test_a_closed_dm_player_costs_one_refusal_until_they_interact(fake, wo
     labels = d.table.engine.secret_labels(d.table.state, None)
     for text in notices(fake, world):
         assert not any(label in text for label in labels)
+
+
+async def test_paused_dms_stay_paused_across_a_restart(fake, world, bots):
+    """The pause is kept with the table: a restarted bot does not try the closed DMs again
+    (one more refusal per restart would add up), until the player interacts."""
+    await bots.start(turn_seconds=1)
+    closed = fake.add_user("closed", dm_open=False)
+    fake.add_member(world.guild, closed)
+    d = TableDriver(fake, world, bots, "suspense")
+    await d.open(world.bob, [closed], ai=1, options="points_target=20 afk_turns=20")
+    seat = d.table.seat_of(closed.id)
+    assert len(refused_dms(fake, closed)) == 1
+    await d.synced()
+    await bots.restart(turn_seconds=1)
+    await private_changes(d, seat, 2)
+    assert len(refused_dms(fake, closed)) == 1
+    assert len(notices(fake, world)) == 1

@@ -347,10 +347,10 @@ async def test_whole_game_with_humans_and_ai_seats_through_the_panel(fake, world
     assert moves > 0
     await channel_text_with(fake, world, "game over")
     messages = fake.channel_messages(world.channel)
-    board = next(m for m in messages if "table #" in m.text and "Scores" in m.text)
-    versions = "\n".join(board.version_texts())
+    versions = "\n".join(v.text for v in d.board_versions())
     assert "Current trick — total" in versions and "plays next" in versions
-    assert "Everyone's secret rule" in board.text, "every rule is revealed at the end"
+    result = next(m for m in messages if "game over" in m.text)
+    assert "Everyone's secret rule" in result.text, "every rule is revealed at the end"
     assert any("game over" in m.text for m in messages)
     shown = fake.modals_shown(world.alice) + fake.modals_shown(world.bob)
     assert any(m.title.startswith("Play") for m in shown), "a play asks what you say"
@@ -390,9 +390,9 @@ async def test_time_limit_costs_a_point_and_passes_the_turn(fake, world, bots):
         await asyncio.sleep(0.05)
         await fake.settle()
         texts = seen_by(fake, world.outsider)  # every version of the board
-        if "ran out of time: -1 point" in texts:
+        if "ran out of time: −1 point" in texts:
             break
-    assert "ran out of time: -1 point, turn passes" in texts
+    assert "ran out of time: −1 point, turn passes" in texts + await d.history()
     assert "⏱️ 1 s per card" in texts
 
 
@@ -445,8 +445,13 @@ async def test_referee_takes_back_broken_plays(fake, world, bots, bot):
 
 async def test_rules_summary_and_help(fake, world, bot):
     result = await fake.slash(world.alice, f"{CMD} rules", channel=world.channel)
-    assert result.ephemeral and "Hidden Rules" in result.text
-    assert "Enforcing" in result.text and "Challenge" in result.text and "21" in result.text
+    assert result.ephemeral and "Hidden Rules" in result.text and "21" in result.text
+    [button] = [b for b in result.message.buttons() if b.get("label") == "Full rules"]
+    full = await fake.click(world.alice, result.message, button["custom_id"])
+    await fake.settle()
+    text = "\n".join([full.text, *(f.text for f in full.followups)])
+    assert "Enforcing" in text and "Challenge" in text and "Unnecessary talking" in text, \
+        full.followups
     helped = await fake.slash(world.alice, "help", channel=world.channel)
     assert "/hiddenrules new" in helped.text
 
@@ -485,7 +490,8 @@ def test_board_fits_discord_limits_with_five_players_and_long_texts():
             assert len(embed.fields) <= 25
             assert all(len(f.value) <= 1024 and len(f.name) <= 256 for f in embed.fields)
         text = "\n".join(e.description or "" for e in embeds)
-        assert "earlier cards" in text and "Current trick" in embeds[0].title
+        assert "Current trick" in embeds[0].title and (
+            "the last" in embeds[0].title or "earlier cards" in text)
         if over:
             assert any(e.title == "Everyone's secret rule" for e in embeds)
     private = ui.render_private(engine.view(state, 0), names, 0)

@@ -14,6 +14,7 @@ import asyncio
 import random
 import re
 
+import discord
 import pytest
 
 from bot.delivery import private_part
@@ -163,6 +164,8 @@ def test_twelve_player_board_with_long_names_renders_within_limits():
             table.state = state
             body = ui.render_board(ENGINE.view(state, None), names)
             embeds = render.board_embeds(table)
+            if ENGINE.outcome(state) is not None:  # the final picture goes with the result
+                embeds = render.result_embeds(table, discord.Embed(description="result"))
             assert len(embeds) == 1 + len(body), "nothing dropped by the size guard"
             assert_within_limits([e.to_dict() for e in embeds])
             for seat in range(12):

@@ -216,7 +216,8 @@ async def test_turn_timer_plays_default_and_hands_seat_to_ai(fake, world, bots):
     # every version of the board counts: once both seats are AI the game may race ahead
     texts = "\n".join(v.text for m in fake.channel_messages(world.channel)
                       for v in m.versions())
-    assert "ran out of time" in texts and "An AI now plays" in texts
+    assert "An AI now plays" in texts
+    assert "ran out of time" in await d.history()
 
 
 async def test_config_needs_manage_server(fake, world, bots, bot):
@@ -268,9 +269,14 @@ async def test_stats_and_leaderboard_after_two_games(fake, world, bots, bot):
 
 
 async def test_rules_summary_has_the_condition_table(fake, world, bot):
+    """`/suspense rules` shows the quick start; **Full rules** lists the 13 conditions, once."""
     result = await fake.slash(world.alice, "suspense rules", channel=world.channel)
-    assert result.ephemeral
-    assert "⚪1" in result.text and "❗" in result.text and "⚫6" in result.text
+    assert result.ephemeral and "Goal" in result.text
+    [button] = [b for b in result.message.buttons() if b.get("label") == "Full rules"]
+    full = await fake.click(world.alice, result.message, button["custom_id"])
+    text = "\n".join([full.text, *(f.text for f in full.followups)])
+    for label in ("❗", "⚪1", "⚫6"):
+        assert text.count(f"`{label}`") == 1, label
 
 
 async def test_restart_does_not_charge_the_downtime_to_the_player(fake, world, bots):
