@@ -15,6 +15,7 @@ import pytest
 
 from engines.hidden_rules.decks import ACTIONS, TRIGGERS, broken
 from engines.hidden_rules.rules import Play
+from tests.e2e import screens
 from tests.e2e.driver import TableDriver, dm_updates
 
 pytestmark = pytest.mark.e2e
@@ -444,14 +445,9 @@ async def test_referee_takes_back_broken_plays(fake, world, bots, bot):
 
 
 async def test_rules_summary_and_help(fake, world, bot):
-    result = await fake.slash(world.alice, f"{CMD} rules", channel=world.channel)
-    assert result.ephemeral and "Hidden Rules" in result.text and "21" in result.text
-    [button] = [b for b in result.message.buttons() if b.get("label") == "Full rules"]
-    full = await fake.click(world.alice, result.message, button["custom_id"])
-    await fake.settle()
-    text = "\n".join([full.text, *(f.text for f in full.followups)])
-    assert "Enforcing" in text and "Challenge" in text and "Unnecessary talking" in text, \
-        full.followups
+    quick, text = await screens.full_rules(fake, world.alice, CMD, world.channel)
+    assert "Hidden Rules" in quick and "21" in quick
+    assert "Enforcing" in text and "Challenge" in text and "Unnecessary talking" in text
     helped = await fake.slash(world.alice, "help", channel=world.channel)
     assert "/hiddenrules new" in helped.text
 

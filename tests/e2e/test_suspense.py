@@ -9,6 +9,7 @@ import asyncio
 
 import pytest
 
+from tests.e2e import screens
 from tests.e2e.driver import TableDriver, dm_updates
 
 pytestmark = pytest.mark.e2e
@@ -270,11 +271,8 @@ async def test_stats_and_leaderboard_after_two_games(fake, world, bots, bot):
 
 async def test_rules_summary_has_the_condition_table(fake, world, bot):
     """`/suspense rules` shows the quick start; **Full rules** lists the 13 conditions, once."""
-    result = await fake.slash(world.alice, "suspense rules", channel=world.channel)
-    assert result.ephemeral and "Goal" in result.text
-    [button] = [b for b in result.message.buttons() if b.get("label") == "Full rules"]
-    full = await fake.click(world.alice, result.message, button["custom_id"])
-    text = "\n".join([full.text, *(f.text for f in full.followups)])
+    quick, text = await screens.full_rules(fake, world.alice, "suspense", world.channel)
+    assert "Goal" in quick
     for label in ("❗", "⚪1", "⚫6"):
         assert text.count(f"`{label}`") == 1, label
 
