@@ -1,193 +1,210 @@
-"""AI decision time and strength: one AI seat (or more) against random players, in process.
+"""AI strength and decision time, against three kinds of opponents, with 95 % intervals.
 
-Per registered engine, ``--games`` seeded games are played to the end. The AI seat(s) move
-with ``engine.ai_action(state, seat, rng)`` (it determinizes itself, exactly as the bot calls
-it), every other seat plays a uniformly random legal action. The AI seat rotates with the
-game number so no seat position is favoured. Reported:
+Per game and player count, ``--games`` seeded games are played to the end, the AI seat
+rotating with the game number so no seat is favoured. AI seats move with
+``engine.ai_action`` (determinized, exactly as the bot calls it); opponents are
 
-- decision time over every AI decision of every game: median, p95, max (goal: p95 < 1 s);
-- results of the AI seat: sole wins, shared wins (the AI seat is among several winners —
-  ties, or team-mates when the game is played in teams), no-winner games, losses; the win
-  rate counts any game where the AI seat is in ``Outcome.winners``, next to the rate a
-  random player would get (1 / players for free-for-all games).
+- ``random``: a uniformly random legal move;
+- ``baseline``: a simple rule-aware player (``baseline_move``): the first legal move, in the
+  engine's stable order, that is not a pass/fold/drop-out when something else is legal —
+  never illegal, no judgement;
+- ``self``: every seat is the normal AI (per-seat win rates; in Hidden Rules also the
+  enforcement record: challenges of correct enforcements, wrong enforcements);
+- ``hard``: one hard AI seat against normal AI seats (the level must beat normal).
 
-An optional actor (in ``to_act`` but not ``waiting_for``) may decline (``None``); the loop
-then lets another seat act, as the bot's table service does.
+Each win rate has a Wilson 95 % interval. An AI seat "wins" when it is in Outcome.winners.
 
-    python -m bench.ai                         # 50 games per engine, 4 players (clamped)
-    python -m bench.ai --games 200 --players all
-    python -m bench.ai --engines suspense --ai-seats 2 --profile
+    python -m bench.ai                              # 300 games per game, 2 and 4 players
+    python -m bench.ai --games 1000 --engines taboo --players 2
+    python -m bench.ai --opponents hard --games 300
 """
 
 from __future__ import annotations
 
 import argparse
-import cProfile
-import io
-import pstats
+import math
 import random
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench import (
-    machine,
-    median,
-    percentile,
-    pick_engines,
-    player_counts,
-    print_table,
-    verdict,
-    write_json,
-)
+from bench import machine, percentile, pick_engines, write_json
 
-GOAL_P95_S = 1.0
 MAX_ACTIONS = 100_000
+PASSIVE = ("pass", "fold", "drop", "timeout", "accept")
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a proportion (95 % by default)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def baseline_move(engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
+    """The rule-aware baseline: the first legal move that does something (not a pass, fold,
+    drop-out or accept) when one exists, else the first legal move; it never enforces or
+    challenges out of turn (an optional actor passes)."""
+    legal = list(engine.legal_actions(state, seat))
+    if seat not in engine.waiting_for(state):
+        return None
+    active = [a for a in legal if not any(w in repr(a).lower() for w in PASSIVE)
+              and "enforce" not in repr(a).lower() and "challenge" not in repr(a).lower()]
+    return (active or legal)[0]
 
 
 @dataclass
 class Tally:
-    decisions: list[float] = field(default_factory=list)
-    cpu: list[float] = field(default_factory=list)
-    declined: int = 0
     games: int = 0
-    sole_wins: int = 0
-    shared_wins: int = 0
-    no_winner: int = 0
-    losses: int = 0
-    actions: int = 0
-    slowest: tuple[float, int, int] = (0.0, 0, 0)  # seconds, game seed, action index
+    wins: float = 0.0
+    seat_wins: Counter = field(default_factory=Counter)
+    seat_games: Counter = field(default_factory=Counter)
+    decisions: list[float] = field(default_factory=list)
+    enforcement: Counter = field(default_factory=Counter)
 
 
-def play(engine: Any, n: int, seed: int, ai_seats: set[int], tally: Tally) -> None:
+def _with_level(engine: Any, state: Any, level: str) -> Any:
+    """The same state with another `ai_level` (hard seats in a normal table)."""
+    clone = state.clone()
+    clone.options = clone.options.model_copy(update={"ai_level": level})
+    return clone
+
+
+def play(engine: Any, n: int, seed: int, seats: dict[int, str], tally: Tally) -> None:
+    """One game; `seats` maps seat -> "normal" / "hard" (an AI) or "random" / "baseline"."""
     rng = random.Random(seed)
     state = engine.new_game(n, seed)
-    declined_at: tuple[int, set[int]] = (-1, set())
-    for count in range(MAX_ACTIONS):
-        seats = sorted(engine.to_act(state))
-        if not seats:
+    declined: set[int] = set()
+    for _count in range(MAX_ACTIONS):
+        actors = sorted(engine.to_act(state))
+        if not actors:
             break
-        if declined_at[0] == count:
-            seats = [s for s in seats if s not in declined_at[1]] or seats
-        seat = rng.choice(seats)
-        if seat in ai_seats:
-            start, cpu = time.perf_counter(), time.thread_time()
-            action = engine.ai_action(state, seat, random.Random(rng.random()))
-            spent = time.perf_counter() - start
-            tally.cpu.append(time.thread_time() - cpu)
-            tally.decisions.append(spent)
-            if spent > tally.slowest[0]:
-                tally.slowest = (spent, seed, count)
-            if action is None:
-                tally.declined += 1
-                if seat in engine.waiting_for(state):
-                    raise RuntimeError(f"{engine.name}: AI declined a required move "
-                                       f"(seed {seed}, action {count})")
-                declined_at = (count, declined_at[1] | {seat} if declined_at[0] == count
-                               else {seat})
-                if set(seats) <= declined_at[1]:
-                    raise RuntimeError(f"{engine.name}: every seat able to act declined")
-                continue
+        ready = [a for a in actors if a not in declined] or actors
+        seat = rng.choice(ready)
+        kind = seats[seat]
+        sub = random.Random(rng.random())
+        if kind in ("normal", "hard", "easy"):
+            start = time.thread_time()
+            view_state = state if kind == "normal" else _with_level(engine, state, kind)
+            action = engine.ai_action(view_state, seat, sub)
+            if kind == "hard" or all(k == "normal" for k in seats.values()):
+                tally.decisions.append(time.thread_time() - start)
+        elif kind == "baseline":
+            action = baseline_move(engine, state, seat, sub)
         else:
-            action = rng.choice(engine.legal_actions(state, seat))
+            action = sub.choice(list(engine.legal_actions(state, seat)))
+        if action is None:
+            if seat in engine.waiting_for(state):
+                action = engine.default_action(state, seat)
+            else:
+                declined.add(seat)
+                if set(actors) <= declined:
+                    raise RuntimeError(f"{engine.name}: every seat declined (seed {seed})")
+                continue
         state = engine.apply(state, seat, action).state
-        tally.actions += 1
+        declined = set()
     else:
         raise RuntimeError(f"{engine.name}: no end after {MAX_ACTIONS} actions (seed {seed})")
     outcome = engine.outcome(state)
     tally.games += 1
-    mine = ai_seats & set(outcome.winners)
-    if not outcome.winners:
-        tally.no_winner += 1
-    elif mine and len(outcome.winners) == len(mine):
-        tally.sole_wins += 1
-    elif mine:
-        tally.shared_wins += 1
+    for seat, kind in seats.items():
+        if kind in ("normal", "hard"):
+            tally.seat_games[seat] += 1
+            if seat in outcome.winners:
+                tally.seat_wins[seat] += 1
+    if engine.name == "hidden_rules":
+        _enforcement_record(state, tally.enforcement)
+
+
+def _enforcement_record(state: Any, counter: Counter) -> None:
+    """Hidden Rules: how enforcements went (a challenge reveals the truth; an accepted one
+    is judged against the real rule, which the benchmark may read)."""
+    from engines.hidden_rules.decks import broken
+
+    for r in state.history:
+        if r.holder < 0 or r.enforcer < 0:
+            continue
+        correct = broken(state.rule_t[r.holder], state.rule_a[r.holder], r.ctx)
+        own = "own" if r.enforcer == r.holder else "other"
+        counter[f"{own} enforcements"] += 1
+        counter[f"{own} correct"] += correct
+        if correct and r.result == "wrong":
+            raise AssertionError("the engine settled a correct enforcement as wrong")
+        if correct and r.result in ("right", "wrong"):
+            counter[f"{own} correct challenged"] += 1
+        if not correct:
+            counter[f"{own} wrong"] += 1
+
+
+def run(engine: Any, n: int, opponents: str, games: int, first_seed: int) -> dict:
+    tally = Tally()
+    for g in range(games):
+        me = g % n
+        if opponents == "self":
+            seats = dict.fromkeys(range(n), "normal")
+        elif opponents == "hard":
+            seats = {p: ("hard" if p == me else "normal") for p in range(n)}
+        else:
+            seats = {p: ("normal" if p == me else opponents) for p in range(n)}
+        play(engine, n, first_seed + g, seats, tally)
+    if opponents == "self":
+        wins = sum(tally.seat_wins.values()) / n
     else:
-        tally.losses += 1
+        wins = float(sum(tally.seat_wins.values()))
+    low, high = wilson(wins, tally.games)
+    return {"engine": engine.name, "players": n, "opponents": opponents, "games": tally.games,
+            "win_rate": wins / tally.games, "ci95": (low, high), "share": 1 / n,
+            "seat_win_rates": {s: tally.seat_wins[s] / tally.seat_games[s]
+                               for s in sorted(tally.seat_games)},
+            "cpu_p95_ms": percentile(tally.decisions, 95) * 1e3 if tally.decisions else 0.0,
+            "decisions": len(tally.decisions), "enforcement": dict(tally.enforcement)}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.ai", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--engines", help="comma list of engine names (default: all registered)")
-    parser.add_argument("--players", default="typical",
-                        help="typical (4, clamped to the seat limits), min, max, all, or N")
-    parser.add_argument("--games", type=int, default=50, help="seeded games per engine (50)")
-    parser.add_argument("--ai-seats", type=int, default=1,
-                        help="AI seats per game (1); the rest play randomly")
+    parser.add_argument("--engines", help="comma list of engine names (default: all)")
+    parser.add_argument("--players", default="2,4",
+                        help="comma list of player counts, clamped to each game's limits (2,4)")
+    parser.add_argument("--games", type=int, default=300, help="games per row (300)")
+    parser.add_argument("--opponents", default="random,baseline,self,hard",
+                        help="comma list of: random, baseline, self, hard")
     parser.add_argument("--seed", type=int, default=1000, help="first game seed (1000)")
-    parser.add_argument("--profile", action="store_true",
-                        help="print a cProfile of the AI decisions (top functions)")
-    parser.add_argument("--top", type=int, default=20, help="functions shown by --profile")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args(argv)
-
-    print(f"# bench.ai — {machine()}")
-    print(f"# {args.games} seeded games per engine and player count, {args.ai_seats} AI seat(s) "
-          "against random players, AI seat rotating")
-    rows, results, profiles = [], [], []
+    print(f"# bench.ai — {machine()}; {args.games} games per row, AI seat rotating")
+    results = []
     for name, engine in pick_engines(args.engines).items():
-        for n in player_counts(engine, args.players):
-            k = min(max(args.ai_seats, 1), n)
-            tally = Tally()
-            profiler = cProfile.Profile() if args.profile else None
-            wall = time.perf_counter()
-            if profiler:
-                profiler.enable()
-            for g in range(args.games):
-                seed = args.seed + g
-                ai = {(g + i) % n for i in range(k)}
-                play(engine, n, seed, ai, tally)
-            if profiler:
-                profiler.disable()
-                out = io.StringIO()
-                pstats.Stats(profiler, stream=out).sort_stats("cumtime").print_stats(args.top)
-                profiles.append((name, n, out.getvalue()))
-            wall = time.perf_counter() - wall
-            d = tally.decisions
-            p95 = percentile(d, 95)
-            wins = tally.sole_wins + tally.shared_wins
-            team_note = ""
-            teams = getattr(engine.Options(), "teams", 0) or 0
-            if teams >= 2:
-                team_note = f" (teams of {n // teams})"
-            result = {
-                "engine": name, "players": n, "ai_seats": k, "games": tally.games,
-                "decisions": len(d), "declined": tally.declined,
-                "median_ms": median(d) * 1e3, "p95_ms": p95 * 1e3,
-                "max_ms": max(d, default=0.0) * 1e3, "slowest": tally.slowest,
-                "cpu_p95_ms": percentile(tally.cpu, 95) * 1e3,
-                "sole_wins": tally.sole_wins, "shared_wins": tally.shared_wins,
-                "no_winner": tally.no_winner, "losses": tally.losses,
-                "win_rate": wins / tally.games if tally.games else float("nan"),
-                "random_baseline": k / n, "wall_s": wall, "goal": verdict(p95 < GOAL_P95_S),
-            }
-            results.append(result)
-            rows.append([f"{name}{team_note}", n, tally.games, len(d), result["median_ms"],
-                         result["p95_ms"], result["max_ms"], result["cpu_p95_ms"],
-                         result["goal"],
-                         tally.sole_wins, tally.shared_wins, tally.no_winner, tally.losses,
-                         f"{result['win_rate']:.0%}", f"{result['random_baseline']:.0%}"])
-            print(f"  {name} ({n} players): p95 {result['p95_ms']:.1f} ms, win rate "
-                  f"{result['win_rate']:.0%} in {wall:.1f}s", flush=True)
-
-    print("\n## AI decision time and results against random players\n")
-    print_table(["engine", "players", "games", "AI decisions", "median ms", "p95 ms", "max ms",
-                 "CPU p95 ms", f"goal p95 < {GOAL_P95_S:g} s", "sole wins", "shared wins", "no winner",
-                 "losses", "AI win rate", "random seat's share"], rows, digits=2)
-    print("\nms columns are wall-clock per ai_action call; CPU p95 is the calling thread's CPU "
-          "time (steadier on a shared machine).")
-    print("win rate = games where an AI seat is in Outcome.winners (sole + shared) / games; "
-          "\"random seat's share\" = AI seats / players, what random play would get in a "
-          "free-for-all game.")
-    for r in results:
-        if r["max_ms"] > GOAL_P95_S * 1e3:
-            print(f"slowest {r['engine']} decision: {r['max_ms']:.0f} ms "
-                  f"(seed {r['slowest'][1]}, action {r['slowest'][2]})")
-    for name, n, text in profiles:
-        print(f"\n## cProfile of {name}, {n} players (sorted by cumulative time)\n")
-        print(text)
+        counts = sorted({min(max(int(p), engine.min_players), engine.max_players)
+                         for p in args.players.split(",")})
+        for n in counts:
+            for opp in args.opponents.split(","):
+                wall = time.perf_counter()
+                r = run(engine, n, opp, args.games, args.seed)
+                r["wall_s"] = time.perf_counter() - wall
+                results.append(r)
+                low, high = r["ci95"]
+                who = {"self": "every seat normal AI", "hard": "hard AI vs normal AIs"}.get(
+                    opp, f"normal AI vs {opp}")
+                line = (f"{name:12} {n}p  {who:24} games {r['games']:4}  win "
+                        f"{r['win_rate']:6.1%} [{low:.1%}, {high:.1%}]  share {1 / n:.0%}")
+                if opp == "self":
+                    line += "  per seat " + " ".join(f"{v:.0%}" for v in
+                                                    r["seat_win_rates"].values())
+                if r["decisions"]:
+                    line += f"  CPU p95 {r['cpu_p95_ms']:.1f} ms"
+                print(line, flush=True)
+                if r["enforcement"]:
+                    e = r["enforcement"]
+                    print(f"{'':16}enforcements by the rule's holder: {e.get('own enforcements', 0)}"
+                          f", wrong {e.get('own wrong', 0)}, correct ones challenged "
+                          f"{e.get('own correct challenged', 0)} of {e.get('own correct', 0)}; "
+                          f"of others' rules: {e.get('other enforcements', 0)}, wrong "
+                          f"{e.get('other wrong', 0)}", flush=True)
     write_json(args.json, {"machine": machine(), "args": vars(args), "results": results})
     return 0
 

@@ -166,7 +166,11 @@ class GameCog(commands.GroupCog):
             self.my_seat(table, interaction)
             await self.bot.table_ui.confirm_leave(interaction, table)
             return
+        # the lobby message is then edited through the channel (a request from the shared
+        # budget): Join (a click) and /leave in a loop would cost one each time
+        self.bot.cooldowns.ready(interaction.user.id, "lobby-leave")
         left = await self.bot.tables.leave(table.id, interaction.user.id)
+        self.bot.cooldowns.used(interaction.user.id, "lobby-leave")
         await reply(interaction, "You left the lobby.", ephemeral=True)  # answer first
         if left is None:
             await self.bot.tables.publisher.close_lobby(

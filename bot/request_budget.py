@@ -9,6 +9,10 @@ and the waiting is not wasted: while a table's delivery waits, further moves at 
 pile up and are delivered as one board edit (the publisher always renders the table as it is
 *now*), so a busy bot sends fewer requests per move.
 
+A request Discord never answers is cut off by `bot.rest_timeout` (installed inside the
+slot), so it gives its slot back like any other; without that, a hung request held its slot
+for aiohttp's five minutes.
+
 Interaction replies do not count: discord.py sends them through its webhook adapter, not
 through ``HTTPClient.request``, and Discord does not bind interaction endpoints to the
 global limit — so acknowledging a click never waits here.

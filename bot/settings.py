@@ -55,7 +55,8 @@ class Settings(BaseSettings):
     command_cooldown: float = Field(
         default=10.0, ge=0, le=3600,
         description="Seconds a member waits between two uses of a command that posts to the "
-        "channel (/<game> new, /<game> board, Play again); 0 = no cooldown.")
+        "channel (/<game> new, /<game> board, Play again, /<game> leave in a lobby); 0 = no "
+        "cooldown.")
 
     rest_timeout: float = Field(
         default=10.0, gt=0, le=300,

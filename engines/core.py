@@ -231,12 +231,30 @@ class Engine(Generic[S, A]):
         return None
 
     def ai_action(self, state: S, seat: Seat, rng: random.Random) -> A | None:
-        """The AI's move. It only ever sees a determinized state, so it cannot peek.
+        """The AI's move at the table's `ai_level`. It only ever sees determinized states,
+        so it cannot peek.
 
         For an optional actor (in `to_act` but not `waiting_for`) it may return None: the AI
         does not want to act now.
         """
-        return self.ai_policy(self.determinize(state, seat, rng), seat, rng)
+        from engines.ai_levels import choose_at_level, level_of
+
+        return choose_at_level(self, state, seat, rng, level_of(self, state))
+
+    def ai_value(self, state: S, seat: Seat) -> float:
+        """How good `state` looks for `seat`, in [0, 1], where the hard AI's playouts stop:
+        a finished game scores the seat's share of the win; an unfinished one sits in
+        [0.25, 0.75] by the seat's lead in the game's scores (`scores`, `wins`, or the
+        cards in `points`, whichever the state keeps). A game overrides it when that
+        reads its progress poorly."""
+        outcome = self.outcome(state)
+        if outcome is not None:
+            return 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0
+        scores = _progress(state)
+        if not scores:
+            return 0.5
+        lead = scores[seat] - max(v for p, v in enumerate(scores) if p != seat)
+        return 0.5 + 0.25 * lead / (1.0 + abs(lead))
 
     def secret_labels(self, state: S, seat: Seat | None) -> frozenset[str]:
         """Labels (as rendered, e.g. "Q♠") of cards hidden from `seat`: used by leak checks."""
@@ -270,6 +288,14 @@ class Engine(Generic[S, A]):
 
     def __repr__(self) -> str:
         return f"<engine {self.name}>"
+
+
+def _progress(state: Any) -> list[float]:
+    for name in ("scores", "wins", "points"):
+        values = getattr(state, name, None)
+        if isinstance(values, list) and values:
+            return [float(len(v)) if isinstance(v, list) else float(v) for v in values]
+    return []
 
 
 def is_listed(action: Any, legal: Sequence[Any]) -> bool:

@@ -87,7 +87,7 @@ async def play(game: str, players: int, seed: int, options: str | None = None,
                 await d.open(users[0], users[1:], options=options)
                 moves = await d.play_to_end(check_leaks_every=10 ** 9)
                 await fake.settle()
-                text = render_transcript(fake, d, users) if transcript else ""
+                text = await render_transcript(fake, d, users) if transcript else ""
                 versions = d.board_versions()
         sizes = [board_text(v) for v in versions]
         if os.environ.get("SHOW_LARGEST"):
@@ -112,9 +112,9 @@ async def play(game: str, players: int, seed: int, options: str | None = None,
         await fake.stop()
 
 
-def render_transcript(fake, d: TableDriver, users) -> str:
-    """The channel as it stands at the end, the first player's living DM, and the first
-    page of the History button: a whole game in a few screens."""
+async def render_transcript(fake, d: TableDriver, users) -> str:
+    """The channel as it stands at the end (lobby note, final board, result), the whole
+    game as the board's History button shows it, and the first player's living DM."""
     import re
 
     names = {u.id: u.name for u in users}
@@ -126,6 +126,8 @@ def render_transcript(fake, d: TableDriver, users) -> str:
     out = [f"===== #{d.channel.name} (everyone), at the end ====="]
     for message in fake.channel_messages(d.channel):
         out += [shown(message.text), "-----"]
+    out.append("===== 📜 History (the board's button; ephemeral, all pages) =====")
+    out += [shown(await d.history()), "-----"]
     out.append(f"===== {users[0].name}'s DMs (one living message, edited in place) =====")
     for message in fake.dms(users[0]):
         out += [shown(message.text), "-----"]

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
+import pickle
+import select
+import subprocess
+import sys
 import threading
-import time
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 MAX_DESCRIPTION = 1024  # Discord's limit for an attachment's description (alt text)
@@ -69,68 +70,82 @@ def alt_text(text: str) -> str:
 
 
 # ---------------------------------------------------------------------- drawing off the loop
-_POOL: ProcessPoolExecutor | None = None
+JOB_TIMEOUT = 20.0  # seconds a picture may take before the worker is replaced
 
 
-def _run(job: PictureJob) -> Picture | None:
-    return job.draw()
+class PictureWorker:
+    """The bot's side of the worker process (`bot.pictures.worker`): one job at a time,
+    sent and answered over pipes by a thread that waits without holding the GIL.
+
+    Drawing in a thread of the bot kept the loop free of long stalls, but the thread's
+    Python work still took the GIL from the loop: under bench.load every click's answer
+    waited behind pictures (ack p99 1.7 s at 100 tables). A process shares no GIL, keeps its
+    own sprite caches and runs at a lower CPU priority."""
+
+    def __init__(self) -> None:
+        root = Path(__file__).resolve().parents[2]
+        env = {**os.environ,
+               "PYTHONPATH": os.pathsep.join(p for p in (str(root),
+                                                         os.environ.get("PYTHONPATH")) if p)}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "bot.pictures.worker"], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=root)
+        self.lock = threading.Lock()
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def call(self, job: PictureJob) -> Picture | None:
+        from bot.pictures.worker import read_frame, write_frame
+
+        with self.lock:
+            assert self.proc.stdin is not None and self.proc.stdout is not None
+            write_frame(self.proc.stdin, pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL))
+            ready, _, _ = select.select([self.proc.stdout], [], [], JOB_TIMEOUT)
+            frame = read_frame(self.proc.stdout) if ready else None
+            if frame is None:
+                self.stop()
+                raise RuntimeError("the picture worker did not answer")
+        ok, value = pickle.loads(frame)
+        if not ok:
+            raise RuntimeError(f"the picture worker failed: {value}")
+        return value
+
+    def stop(self) -> None:
+        if self.alive():
+            self.proc.kill()
+        self.proc.wait()
 
 
-def _pool() -> ProcessPoolExecutor:
-    """One worker process for every picture of this bot. Drawing in a thread kept the loop
-    free of long stalls, but the thread's Python work still took the GIL from the loop:
-    under bench.load every click's answer waited behind pictures (ack p99 1.7 s at 100
-    tables). A process shares no GIL; it keeps its own sprite caches. It runs at a lower
-    CPU priority (nice +10): when the machine is busy, answering clicks comes before
-    drawing (a board waits for its picture; a click must be answered within 3 s)."""
-    global _POOL
-    if _POOL is None:
-        _POOL = ProcessPoolExecutor(max_workers=1,
-                                    mp_context=multiprocessing.get_context("spawn"),
-                                    initializer=_worker_setup)
-    return _POOL
+_WORKER: PictureWorker | None = None
+_START = threading.Lock()
 
 
-def _worker_setup() -> None:
-    """In the worker: a lower CPU priority, and an end when the bot's process ends.
-
-    A bot killed outright (kill -9, a crash) cannot stop its worker, which would wait for
-    jobs for ever, orphaned, still holding the bot's stderr (so whatever supervises the bot
-    would not see its output close). The worker checks once a second that its parent is
-    still the process that started it."""
-    if hasattr(os, "nice"):
-        os.nice(10)
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
-def _warm() -> None:
-    """In the worker: import every game's picture code and draw the card backs."""
-    from bot.game_ui import registered_uis
-    from bot.pictures import cards
-
-    _uis(registered_uis)
-    cards.back(72, 100)
+def _worker() -> PictureWorker:
+    global _WORKER
+    with _START:
+        if _WORKER is None or not _WORKER.alive():
+            _WORKER = PictureWorker()
+        return _WORKER
 
 
 def warm_up() -> None:
-    """Start the worker process now (its imports take about a second) rather than on the
-    first picture, which a player pressing My hand right after a restart would wait for."""
-    _pool().submit(_warm)
+    """Start the worker now (its imports take about a second) rather than on the first
+    picture, which a player pressing My hand right after a restart would wait for."""
+    _worker()
 
 
 async def render_off_loop(job: PictureJob) -> Picture | None:
     """Draw and encode a picture in the worker process; the event loop only waits."""
-    global _POOL
+    return await asyncio.get_running_loop().run_in_executor(None, _call, job)
+
+
+def _call(job: PictureJob) -> Picture | None:
     try:
-        return await asyncio.get_running_loop().run_in_executor(_pool(), _run, job)
-    except BrokenProcessPool:
-        log.warning("the picture process died; starting a new one")
-        _POOL = None
+        return _worker().call(job)
+    except (BrokenPipeError, OSError):
+        log.warning("the picture worker is gone; starting a new one")
+        with _START:
+            global _WORKER
+            _WORKER = None
         raise

@@ -103,6 +103,7 @@ class TableService:
         self._notes: set[asyncio.Task] = set()  # channel notes waiting for the connection
         self._notify: dict[int, str] = {}  # user id -> /notify choice
         self._history: list[tuple[int, int, str]] = []  # lines waiting for the next batch
+        self._flush_lock = asyncio.Lock()
         from bot.delivery import Publisher
 
         self.publisher = Publisher(bot, self)
@@ -829,22 +830,24 @@ class TableService:
     async def flush_meta(self) -> None:
         """Save the bookkeeping of every table that changed; if the database refuses, they
         stay queued (StorageError)."""
-        tables = dict(self._meta_dirty)
-        self._meta_dirty.clear()
-        lines, self._history = self._history, []
-        try:
-            if tables:
-                await self.storage.save_metas([t.row for t in tables.values()])
-            if lines:
-                await self.storage.append_history(lines)
-        except StorageError:
-            for table_id, table in tables.items():
-                self._meta_dirty.setdefault(table_id, table)
-            self._history[:0] = lines
-            raise
+        async with self._flush_lock:  # one batch at a time: a reader waits for it
+            tables = dict(self._meta_dirty)
+            self._meta_dirty.clear()
+            lines, self._history = self._history, []
+            try:
+                if tables:
+                    await self.storage.save_metas([t.row for t in tables.values()])
+                if lines:
+                    await self.storage.append_history(lines)
+            except StorageError:
+                for table_id, table in tables.items():
+                    self._meta_dirty.setdefault(table_id, table)
+                self._history[:0] = lines
+                raise
 
     async def history(self, table_id: int) -> list[str]:
-        """Every public line of a table so far (finished tables included)."""
+        """Every public line of a table so far (finished tables included): lines a running
+        batch is writing are waited for (the flush lock), those still queued written first."""
         await self.flush_meta()
         return await self.storage.history(table_id)
 

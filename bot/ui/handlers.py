@@ -127,7 +127,7 @@ class TableInteractions:
         """History: the table's public lines, paged, only for the one who asked. Works on a
         finished game's board too (the lines are kept in storage)."""
         table = self.service.live.get(table_id)
-        title = table.engine.title if table is not None else "Game"
+        title = table.engine.title if table is not None else _game_title(interaction)
         lines = await self.service.history(table_id)
         embed, view = render.history_page(table_id, title, lines,
                                           int(arg) if arg.isdigit() else None)
@@ -380,7 +380,7 @@ class TableInteractions:
         picture = None
         if await self.service.publisher.pictures.for_user(interaction.user.id,
                                                           table.row.guild_id):
-            picture = await render.draw(job)
+            picture = await render.draw(job, timeout=render.INTERACTION_PICTURE_SECONDS)
         render.show_picture(embed, picture)
         view = None
         if seat in table.engine.to_act(table.state):
@@ -392,6 +392,15 @@ class TableInteractions:
 
     def _seat(self, table: LiveTable, interaction: discord.Interaction) -> int:
         return self.service.seat_for(table, interaction.user.id)
+
+
+def _game_title(interaction: discord.Interaction) -> str:
+    """A finished table's game, read from the clicked message's title ("🎭 Suspense —
+    table #1" on a board, "📜 Suspense — history" on a page of History)."""
+    embeds = interaction.message.embeds if interaction.message else []
+    title = (embeds[0].title or "") if embeds else ""
+    name = title.split(" — ")[0].removeprefix("📜 ").strip()
+    return name.split(" ", 1)[1] if " " in name and not name[0].isalnum() else name or "Game"
 
 
 class TextModal(discord.ui.Modal):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from typing import TYPE_CHECKING
@@ -237,11 +238,18 @@ def hand_picture_job(table: LiveTable, seat: int) -> PictureJob:
                       list(table.names), seat)
 
 
-async def draw(job: PictureJob) -> Picture | None:
-    """Draw a picture off the event loop. A picture that fails is logged and left out: the
-    text it goes with is complete, and the game must not stop over a drawing."""
+INTERACTION_PICTURE_SECONDS = 1.5  # an answer to a click must leave within Discord's 3 s
+
+
+async def draw(job: PictureJob, timeout: float | None = None) -> Picture | None:
+    """Draw a picture off the event loop. A picture that fails, or is not ready within
+    `timeout` (answers to clicks: the worker may still be starting, or the machine busy),
+    is left out: the text it goes with is complete, and nothing waits on a drawing."""
     try:
-        return await render_off_loop(job)
+        return await asyncio.wait_for(render_off_loop(job), timeout)
+    except TimeoutError:
+        log.warning("a picture took over %s s; sending text only", timeout)
+        return None
     except Exception:
         log.exception("a picture failed to draw; sending text only")
         return None

@@ -34,6 +34,8 @@ ELLIPSIS = "…"
 # A backslash escape (`\*`, as escaped names carry, bot.ui.names) is an atom too: no marker.
 _ATOM = re.compile(r"```.*?```|``.+?``|`[^`]*`|\[[^\]\n]*\]\([^)\s]*\)|<[@#:a-zA-Z!&]?[^<>\s]*>"
                    r"|\\[^\w\s]", re.S)
+# A character escaped with a backslash: shown literally, never markdown.
+_ESCAPED = re.compile(r"\\([^A-Za-z0-9\s])")
 # Emphasis and spoiler delimiters that must come in pairs; longest first.
 _PAIRED = ("***", "**", "__", "~~", "||")
 
@@ -137,7 +139,7 @@ def _words(line: str, limit: int, *, may_strip: bool = True) -> str:
 def open_markers(text: str) -> list[str] | None:
     """The emphasis and spoiler markers left open at the end of `text`, innermost last;
     None if a code span or a link is left open (those cannot be closed by appending)."""
-    rest = _ATOM.sub(" ", text)
+    rest = _ATOM.sub(" ", _ESCAPED.sub("  ", text))
     if "`" in rest or rest.count("[") != rest.count("]"):
         return None
     stack: list[str] = []
@@ -164,13 +166,22 @@ def balanced(text: str) -> bool:
 
 
 def strip_markdown(text: str) -> str:
-    """`text` without markdown: what a place that shows markdown raw should get."""
+    """`text` without markdown: what a place that shows markdown raw should get. Escaped
+    characters (`\\*` in a player's name made safe for markdown) become the plain character."""
+    literals: list[str] = []
+
+    def keep(match: re.Match) -> str:
+        literals.append(match.group(1))
+        return f"\0{len(literals) - 1}\0"
+
+    text = _ESCAPED.sub(keep, text)
     text = re.sub(r"\[([^\]\n]*)\]\([^)\s]*\)", r"\1", text)
     text = re.sub(r"`+", "", text)
     for marker in _PAIRED:
         text = text.replace(marker, "")
     text = text.replace("*", "")  # asterisks mark emphasis even inside a word
-    return re.sub(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])", "", text)
+    text = re.sub(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])", "", text)
+    return re.sub("\0(\\d+)\0", lambda m: literals[int(m.group(1))], text)
 
 
 def plural(count: int, word: str, plural_form: str | None = None) -> str:

@@ -45,7 +45,14 @@ TRIGGER_WORTH = {1: .08, 2: .23, 3: .07, 4: .25, 5: .38, 6: .25, 7: .25, 8: .25,
                  10: .25, 11: .2, 12: .05, 13: .45, 14: .15, 15: .1, 16: .45}
 # How likely an unaware player is to fail the action (silence is what most people do).
 ACTION_WORTH = {a: 1.0 for a in ACTION_IDS} | {SILENT_ACTION: 0.05, 9: 0.9, 10: 0.9}
-ENFORCE_CONFIDENCE = 0.75
+# Enforcing someone else's rule: +1 when right, -1 when challenged and wrong (the holder's point
+# too). Only worth it with hard evidence (see Beliefs.settled) and a near-certain break.
+ENFORCE_CONFIDENCE = 0.97
+# How often a rule's holder enforces a play that kept their rule (a slip): the AI never does,
+# a human sometimes misreads a play. Used as the likelihood of such an enforcement.
+HOLDER_MISTAKE = 0.03
+# How often an enforcement of someone else's rule is a guess gone wrong, before any record.
+GUESS_MISTAKE = 0.4
 FULL_DECK = make_deck()
 
 Pair = tuple[int, int]
@@ -77,13 +84,8 @@ class Beliefs:
             for rec in s.history:
                 if rec.holder != h:
                     continue
+                yes, no = _evidence(rec)
                 tv, av = _vectors(rec.ctx)
-                if rec.result in ("right", "referee"):
-                    yes, no = 1.0, 0.0
-                elif rec.result == "wrong":
-                    yes, no = 0.0, 1.0
-                else:  # accepted: the accused may just have been cautious
-                    yes, no = 1.0, 0.5
                 for pair in weights:
                     t, a = pair
                     weights[pair] *= yes if tv[t - 1] and not av[a - 1] else no
@@ -114,8 +116,34 @@ class Beliefs:
                     need[a] = need.get(a, 0.0) + w * (1.0 if h == self.me else 1.5)
         return {a: w for a, w in need.items() if w >= 0.04}
 
+    def settled(self, holder: int) -> bool:
+        """Whether hard evidence about `holder`'s rule exists: it is known, or a challenge,
+        the referee or the holder themself (accepted) confirmed a broken play of it."""
+        if len(self.pairs[holder]) == 1:
+            return True
+        return any(r.holder == holder and (r.result in ("right", "referee")
+                                           or (r.result == "accepted" and r.enforcer == holder))
+                   for r in self.s.history)
+
     def best_guess(self, holder: int) -> Pair:
         return max(self.pairs[holder].items(), key=lambda kv: kv[1])[0]
+
+
+def _evidence(rec) -> tuple[float, float]:
+    """How much one public record weighs a candidate pair that the recorded play broke (yes)
+    against one it did not break (no).
+
+    A challenge or the referee settles it. An accepted enforcement by the holder is nearly as
+    good: the holder knows the rule, so they rarely enforce a play that kept it. An accepted
+    enforcement of someone else's rule is weak: the enforcer guessed, and the accused may
+    just have been cautious (or guessed that the enforcer guessed right)."""
+    if rec.result in ("right", "referee"):
+        return 1.0, 0.0
+    if rec.result == "wrong":
+        return 0.0, 1.0
+    if rec.enforcer == rec.holder:
+        return 1.0, HOLDER_MISTAKE
+    return 1.0, 0.8
 
 
 def compose_say(ctx: PlayContext, need: dict[int, float]) -> str:
@@ -148,7 +176,7 @@ def choose_action(engine: HiddenRulesEngine, s: HiddenRulesState, me: int,
         return Keep(t, a)
     beliefs = Beliefs(s, me)
     if s.phase == "pending":
-        return _CHALLENGE if _should_challenge(s, me, beliefs) else _ACCEPT
+        return _CHALLENGE if should_challenge(s, me, beliefs) else _ACCEPT
     # play phase
     enforce = _enforcement(s, me, beliefs)
     starter = s.to_play < 0 and me == s.next_starter()
@@ -175,6 +203,8 @@ def _enforcement(s: HiddenRulesState, me: int, beliefs: Beliefs) -> tuple[int, s
     for h in range(s.n):
         if h == me:
             continue
+        if not beliefs.settled(h):
+            continue
         p = beliefs.p_broken(h, ctx)
         if p >= best_p:
             best, best_p = h, p
@@ -183,15 +213,48 @@ def _enforcement(s: HiddenRulesState, me: int, beliefs: Beliefs) -> tuple[int, s
     return best, ACTIONS[beliefs.best_guess(best)[1]].hint
 
 
-def _reliability(s: HiddenRulesState, enforcer: int) -> float:
-    right = sum(1 for r in s.history if r.enforcer == enforcer and r.result == "right")
-    wrong = sum(1 for r in s.history if r.enforcer == enforcer and r.result == "wrong")
-    return (right + 2) / (right + wrong + 3)
+def _mistake_rate(s: HiddenRulesState, enforcer: int, holder: int) -> float:
+    """How likely `enforcer` is to enforce `holder`'s rule against a play that kept it,
+    from their public record of such enforcements (own rule and others' rules apart)."""
+    own = enforcer == holder
+    right = wrong = 0
+    for r in s.history:
+        if r.enforcer != enforcer or (r.holder == enforcer) != own:
+            continue
+        right += r.result == "right"
+        wrong += r.result == "wrong"
+    prior, weight = (HOLDER_MISTAKE, 10.0) if own else (GUESS_MISTAKE, 3.0)
+    return (wrong + prior * weight) / (right + wrong + weight)
 
 
-def _should_challenge(s: HiddenRulesState, me: int, beliefs: Beliefs) -> bool:
+def p_enforcement_right(s: HiddenRulesState, me: int, beliefs: Beliefs) -> float:
+    """The chance that the pending enforcement against `me` is right, given what `me` said.
+
+    Bayes: the prior is the belief that my play broke the holder's rule (it already accounts
+    for what I said: a candidate rule whose action my words performed is not broken). The
+    enforcement itself is the evidence: a holder almost never enforces a kept rule, another
+    player's guess often is wrong. A hint naming an action I performed narrows the holder's
+    candidate rules to that action, whose rule my play then did not break."""
     assert s.pending is not None and s.last is not None
-    enforcer, holder, _hint = s.pending
+    enforcer, holder, hint = s.pending
+    ctx = s.last.ctx
+    pairs = beliefs.pairs[holder]
+    named = {a for a in ACTION_IDS if ACTIONS[a].hint == hint}
+    if named and any(a in named for _, a in pairs):
+        pairs = {p: w for p, w in pairs.items() if p[1] in named}
+    total = sum(pairs.values()) or 1.0
+    tv, av = _vectors(ctx)
+    p = sum(w for (t, a), w in pairs.items() if tv[t - 1] and not av[a - 1]) / total
+    mistake = _mistake_rate(s, enforcer, holder)
+    return p / (p + (1 - p) * mistake) if p > 0 else 0.0
+
+
+def should_challenge(s: HiddenRulesState, me: int, beliefs: Beliefs) -> bool:
+    """Challenge when that is worth more than accepting, by the chance the enforcement is
+    right: accepting costs 1 (and the trick), a lost challenge 2 (and the trick), a won one
+    gains 1."""
+    assert s.pending is not None and s.last is not None
+    _enforcer, holder, _hint = s.pending
     ctx = s.last.ctx
     if holder < 0:  # unnecessary talking: challenge when the rules it knows ask for every part
         known = [(s.rule_t[h], s.rule_a[h]) for h in range(s.n) if s.knows_rule(me, h)]
@@ -199,11 +262,7 @@ def _should_challenge(s: HiddenRulesState, me: int, beliefs: Beliefs) -> bool:
     trick_value = 1.0 if ctx.total == 21 else 0.0
     if s.knows_rule(me, holder):
         return not broken(s.rule_t[holder], s.rule_a[holder], ctx)
-    p = min(max(beliefs.p_broken(holder, ctx), 0.01), 0.99)
-    r = _reliability(s, enforcer)
-    odds = p / (1 - p) * r / (1 - r)
-    p_right = odds / (1 + odds)
-    return p_right < (2 + trick_value) / (3 + trick_value)
+    return p_enforcement_right(s, me, beliefs) < (2 + trick_value) / (3 + trick_value)
 
 
 def _unseen(s: HiddenRulesState, me: int) -> list[int]:

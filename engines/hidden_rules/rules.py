@@ -31,6 +31,7 @@ from typing import ClassVar, NamedTuple
 
 from pydantic import Field
 
+from engines.ai_levels import AiLevel, ai_level_field
 from engines.cards import SUITS, Card, make_deck
 from engines.core import (
     Engine,
@@ -95,6 +96,7 @@ class Options(GameOptions):
     max_turns: int = Field(600, ge=50, le=5000, description="Safety cap: the game ends after "
                            "this many card plays and time-outs (taken-back plays count); the "
                            "highest score then wins.")
+    ai_level: AiLevel = ai_level_field()
 
 
 # --------------------------------------------------------------------------- actions

@@ -40,6 +40,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
+from engines.ai_levels import AiLevel, ai_level_field
 from engines.core import (
     Engine,
     Event,
@@ -98,6 +99,7 @@ class SixSuitOptions(GameOptions):
     max_vetoes: int = Field(3, ge=0, le=20, description=(
         "Safety cap on vetoes per turn in free time; after that many the player may only "
         "play on own piles or discard."))
+    ai_level: AiLevel = ai_level_field()
 
 
 # --------------------------------------------------------------------------- actions

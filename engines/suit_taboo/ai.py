@@ -7,7 +7,9 @@ public catapult history). Ideas, from the seed's strategy notes:
   so doubts go to the players whose shown suits rule them out least;
 - same-number shots are preferred (they turn the catapult into a shield);
 - catapults stick to one or two suits, never the AI's own (a third suit gives the role away);
-- in end mode it keeps playing only while a cast is still possible, then drops out;
+- in end mode it keeps playing while a cast is still possible (a cast costs nothing then),
+  then drops out;
+- it does not spend shots (face cards least) on players who showed the card's suit;
 - McNulty names the most likely black-ace holders from the role deals the evidence allows.
 """
 
@@ -87,6 +89,7 @@ class _Scorer:
         pool = [*self.hand, *s.open]
         self.castable = self.cat is not None and any(
             c.suit == self.cat.suit or c.rank == self.cat.rank for c in pool)
+        self.can_cast = False  # set by choose_action from the legal moves
         self.other_cat_ranks = {c.rank for p, c in enumerate(s.catapult)
                                 if c is not None and p != seat}
 
@@ -102,10 +105,18 @@ class _Scorer:
             value += 0.6 * pen * m.get(card.suit, 0.0)  # detectives hunt the bad guys
         return value
 
+    def wasted(self, card: Card, target: int) -> float:
+        """What a shot at a player who already showed the card's suit throws away: that player
+        cannot hold the suit's ace, so only a joker could be hurt, and the card (a face card
+        doubly) could have hit someone else later. Nothing is wasted in end mode: no later."""
+        if self.s.end_mode or self.marg[target].get(card.suit, 0.0) > 0:
+            return 0.0
+        return 0.4 * penalty(card)
+
     def score(self, a: Action) -> float:
         s = self.s
         if isinstance(a, Cast):
-            val = sum(self.threat(c, t) for c, t in a.shots)
+            val = sum(self.threat(c, t) - self.wasted(c, t) for c, t in a.shots)
             val += sum(0.35 for c, _ in a.shots if self.own_suit(c))
             val += sum(0.1 for c, _ in a.shots if c in s.open)
             if a.mode == "number":
@@ -122,7 +133,9 @@ class _Scorer:
         if isinstance(a, Pick):
             return self.score_pick(a.card)
         if isinstance(a, DropOut):
-            return 0.3
+            # In end mode a cast costs nothing (no catapult has a future): never drop out
+            # while one is still possible.
+            return -10.0 if self.can_cast else 0.3
         return 0.0
 
     def score_build(self, card: Card) -> float:
@@ -182,6 +195,7 @@ def choose_action(engine: SuitTabooEngine, s: SuitTabooState, seat: int,
     if s.phase == "accuse":
         return choose_accusation(s, seat, legal)
     scorer = _Scorer(s, seat)
+    scorer.can_cast = any(isinstance(a, Cast) for a in legal)
     best: list[Action] = []
     top = float("-inf")
     for a in legal:

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 from pydantic import Field
 
+from engines.ai_levels import AiLevel, ai_level_field
 from engines.cards import JOKER, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card
 from engines.core import (
     Engine,
@@ -123,6 +124,7 @@ class SuitTabooOptions(GameOptions):
                                      "as it stands (keeps endless pick/build loops finite).")
     max_rounds: int = Field(12, ge=3, le=40, description="Safety cap on rounds: after this many "
                             "rounds the match ends and the most round wins take it.")
+    ai_level: AiLevel = ai_level_field()
 
 
 # --------------------------------------------------------------------------- actions

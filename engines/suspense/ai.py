@@ -44,8 +44,10 @@ if TYPE_CHECKING:
 MAX_EXACT = 240
 SAMPLES = 160
 RESPONSE_WEIGHT = 0.3  # chance-like weight of the next player answering with a play
-DEALER_FOLD_MET_WEIGHT = 0.2  # a dealer rarely folds while meeting the condition
+DEALER_FOLD_MET_WEIGHT = 0.2  # a sensible dealer rarely folds while meeting the condition
+DEALER_FOLD_PRIOR = 2.0  # pseudo-folds behind that belief, before a dealer's record speaks
 PASS_BONUS = 0.02  # on a tie, keep cards hidden and let the match end
+LOCK_BONUS = 0.05  # on a tie, end the match with 2 points locked in (beats PASS_BONUS)
 World = tuple[int, tuple[int, ...]]  # (secret, hands by seat)
 
 
@@ -119,12 +121,28 @@ def dealer_fold_weights(state: SuspenseState, seat: int,
                 play_then[p] |= 1 << card
             else:
                 later[p] |= 1 << card
+    met_weight = fold_met_weight(state, dealer)
     weights = []
     for secret, hands in sample:
         hands_then = [h | later[p] for p, h in enumerate(hands)]
         met = meeters(secret, play_then, hands_then) >> dealer & 1
-        weights.append(DEALER_FOLD_MET_WEIGHT if met else 1.0)
+        weights.append(met_weight if met else 1.0)
     return weights
+
+
+def fold_met_weight(state: SuspenseState, dealer: int) -> float:
+    """How much likelier this dealer is to fold when meeting the condition than when not
+    (1 = a fold says nothing), from the dealer's public record of folds as dealer.
+
+    A dealer who meets the condition about 1/n of the time would, folding at random, meet
+    it in about 1/n of their folds; a sensible dealer almost never does. The record is
+    blended with DEALER_FOLD_PRIOR pseudo-folds of a sensible dealer."""
+    folds = state.dealer_folds[dealer] if state.dealer_folds else 0
+    met = state.dealer_folds_met[dealer] if state.dealer_folds_met else 0
+    base = 1.0 / state.n
+    k = DEALER_FOLD_PRIOR
+    weight = (met + DEALER_FOLD_MET_WEIGHT * base * k) / (folds * base + base * k)
+    return min(1.0, max(0.02, weight))
 
 
 def _next_opponent(state: SuspenseState, seat: int, folded: int) -> int:
@@ -186,10 +204,39 @@ def action_values(state: SuspenseState, seat: int, legal: list[Action],
     return values
 
 
+def ends_match(state: SuspenseState, seat: int, action: Action) -> bool:
+    """Whether this action ends the match at once (face-up limit, or the last pass)."""
+    if isinstance(action, Play):
+        return state.total + VALUE[LABEL_INDEX[action.card]] >= state.threshold
+    if action == PASS:
+        return state.still_in() & ~(state.passed | 1 << seat) == 0
+    return False
+
+
+def locks_two_points(state: SuspenseState, seat: int, action: Action,
+                     sample: list[World]) -> bool:
+    """Whether the action ends the match with 2 points for `seat` in every world."""
+    if not ends_match(state, seat, action):
+        return False
+    play = list(state.play_masks)
+    delta = 0
+    if isinstance(action, Play):
+        delta = 1 << LABEL_INDEX[action.card]
+        play[seat] |= delta
+    for secret, hands in sample:
+        if delta:
+            hands = list(hands)
+            hands[seat] &= ~delta
+        if match_points(meeters(secret, play, hands), state.folded, state.n)[seat] != 2:
+            return False
+    return bool(sample)
+
+
 def choose(engine: SuspenseEngine, state: SuspenseState, seat: int,
            rng: random.Random) -> Action:
-    """Pick the action with the best expected match result; ties prefer Pass, then the
-    card whose showing gives least away."""
+    """Pick the action with the best expected match result; ties prefer a move that ends
+    the match with 2 points locked in, then Pass, then the card whose showing gives least
+    away."""
     legal = list(engine.legal_actions(state, seat))
     if len(legal) == 1:
         return legal[0]
@@ -199,6 +246,8 @@ def choose(engine: SuspenseEngine, state: SuspenseState, seat: int,
     for action, value in zip(legal, values, strict=True):
         if action == PASS:
             value += PASS_BONUS
+        if locks_two_points(state, seat, action, sample):
+            value += LOCK_BONUS
         tiebreak = 0.0
         if isinstance(action, Play):
             card = LABEL_INDEX[action.card]

@@ -25,6 +25,7 @@ from typing import Any
 
 from pydantic import Field
 
+from engines.ai_levels import AiLevel, ai_level_field
 from engines.core import (
     Engine,
     Event,
@@ -235,6 +236,7 @@ class SuspenseOptions(GameOptions):
     max_matches: int = Field(
         50, ge=1, le=200,
         description="Safety cap: after this many matches the game ends and the highest score wins.")
+    ai_level: AiLevel = ai_level_field()
 
 
 # --------------------------------------------------------------------------- state
@@ -264,6 +266,10 @@ class SuspenseState(SeededState):
     over: bool = False
     winners: int = 0
     end_reason: str = ""
+    # Public per seat: matches it folded as dealer, and of those the ones it met the secret's
+    # condition in (told at every match end). The AI reads a dealer's fold by this record.
+    dealer_folds: list[int] = field(default_factory=list)
+    dealer_folds_met: list[int] = field(default_factory=list)
 
     def clone(self) -> SuspenseState:
         return SuspenseState(
@@ -271,7 +277,7 @@ class SuspenseState(SeededState):
             self.dealer, self.turn, self.hands[:], [p[:] for p in self.played],
             self.play_masks[:], self.secret, self.folded, self.passed, self.total,
             self.log[:], self.seen[:], self.seen_public, self.last_match, self.over,
-            self.winners, self.end_reason)
+            self.winners, self.end_reason, self.dealer_folds[:], self.dealer_folds_met[:])
 
     @property
     def threshold(self) -> int:
@@ -437,6 +443,7 @@ class SuspenseEngine(Engine[SuspenseState, Action]):
         points = match_points(meet, s.folded, n)
         for seat in range(n):
             s.scores[seat] += points[seat]
+        _tally_dealer_fold(s, meet)
         label = CARD_LABELS[s.secret]
         # RULINGS (match-end reveal, amended): the secret card, who met it and, for each
         # meeter, the card(s) that decided it; never whole hands, so a folded hand can never
@@ -625,6 +632,16 @@ class SuspenseEngine(Engine[SuspenseState, Action]):
         data["options"] = self.parse_options(data["options"])
         data["log"] = [tuple(entry) for entry in data["log"]]
         return SuspenseState(**data)
+
+
+def _tally_dealer_fold(s: SuspenseState, meet: int) -> None:
+    """Count a dealer's fold (and whether the dealer met the condition) in the public record."""
+    if not s.folded >> s.dealer & 1:
+        return
+    if len(s.dealer_folds) != s.n:
+        s.dealer_folds, s.dealer_folds_met = [0] * s.n, [0] * s.n
+    s.dealer_folds[s.dealer] += 1
+    s.dealer_folds_met[s.dealer] += meet >> s.dealer & 1
 
 
 def _risk(card: int) -> float:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from pydantic import Field
 
+from engines.ai_levels import AiLevel, ai_level_field
 from engines.cards import JOKER, Card, make_deck
 from engines.core import (
     Engine,
@@ -119,6 +120,7 @@ class TabooOptions(GameOptions):
     two_decks_from: int = Field(
         5, ge=2, le=7,
         description="Play with two decks (108 cards) from this many players on (7 = never).")
+    ai_level: AiLevel = ai_level_field()
 
 
 # --------------------------------------------------------------------------- actions

@@ -3,6 +3,7 @@ unreadable rows and the durability setting (issue 15)."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 
 import pytest
@@ -47,6 +48,11 @@ async def test_a_folder_or_a_corrupt_file_is_one_sentence_and_leaves_nothing_run
     with pytest.raises(StorageUnavailable, match="DATABASE_PATH"):
         await Storage.open(blocked / "under" / "it.db")
     # aiosqlite's thread is not a daemon: one left open kept the process from ever exiting
+    # (a closed connection's thread ends a moment after close returns)
+    for _ in range(200):
+        if sqlite_threads() <= threads:
+            break
+        await asyncio.sleep(0.01)
     assert sqlite_threads() <= threads
     # and the failed opens did not keep the corrupt file's lock
     with pytest.raises(StorageUnavailable, match="corrupt"):

@@ -112,3 +112,11 @@ def test_clip_embed_puts_every_text_within_its_limit():
     assert len(embed.footer.text) <= 2048 and len(embed.author.name) <= 256
     assert embed.fields[0].value.split("\n")[-1] == "…"
     assert all(part == line for part in embed.fields[0].value.split("\n")[:-1])
+
+
+def test_escaped_characters_are_literal_not_markdown():
+    """Names are escaped for markdown (`\\*star\\*`): a label shows the plain name, and a
+    cut does not take an escaped star for an open emphasis."""
+    assert plain(r"Remove \*star\* now", 100) == "Remove *star* now"
+    assert balanced(r"a \*b") and balanced(r"\_x")
+    assert clip(r"a \*b c d e f g h", 8) == r"a \*b c…"

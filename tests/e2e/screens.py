@@ -98,6 +98,18 @@ def assert_panels_plain(fake, users: list[User]) -> None:
                             assert not RAW_MARKDOWN.search(option["label"]), option
 
 
+def deepest_panel(fake, users: list[User]) -> int:
+    """The most steps deep any player went in the Take my turn panel (`A › B` = 1)."""
+    depth = 0
+    for user in users:
+        for message in fake.ephemerals(user):
+            for version in message.versions():
+                for line in version.text.split("\n"):
+                    if "Your move" in line:
+                        depth = max(depth, line.count(" › "))
+    return depth
+
+
 def assert_recent_keeps_whole_lines(d: TableDriver) -> None:
     """The board's Recent field: whole log lines only, the newest last, within 1024."""
     for version in d.board_versions():
@@ -147,9 +159,15 @@ def assert_closed_dms_handled(fake, d: TableDriver, user: User) -> None:
 async def leave(fake, d: TableDriver, user: User) -> None:
     """The board's **Leave**, then **Leave the game** in the confirmation: an AI plays the
     seat to the end."""
+    table = d.table
+    if table is None or table.finished:
+        return  # the AI seats finished the game meanwhile
     ask = await d.click(user, d.board(), "Leave")
     assert len(answers(ask)) == 1 and ask.ephemeral, answers(ask)
     done = await d.click(user, ask.message, "Leave the game")
+    if table.finished:  # the game ended between the two clicks: nothing to leave
+        assert "⚠️" in done.text, done.text
+        return
     assert "You left" in done.text, done.text
     await d.synced()
 
@@ -188,12 +206,12 @@ def assert_game_over(fake, d: TableDriver) -> str:
 
 async def play_full_table(fake, world, bots, command: str, game: str, *, humans: int,
                           ai: int = 0, options: str | None = None, human_moves: int = 12,
-                          before_start=None) -> TableDriver:
+                          panel_steps: int = 1, before_start=None) -> TableDriver:
     """Open `command` at its largest table (`humans` people — alice hosts, one has closed
     DMs — and `ai` AI seats), open every screen, play `human_moves` moves through the panel,
     then hand the seats over to AI players who finish the game (`play_then_hand_over`), and
-    run every check above. `before_start(d, lobby)` may click more in
-    the lobby."""
+    run every check above; someone went at least `panel_steps` steps deep in the panel.
+    `before_start(d, lobby)` may click more in the lobby."""
     pool = [world.bob, world.carol, world.dave]
     open_others = humans - 2
     if open_others > len(pool):
@@ -221,5 +239,6 @@ async def play_full_table(fake, world, bots, command: str, game: str, *, humans:
     await open_reference_screens(fake, d, closed, game)
     assert_recent_keeps_whole_lines(d)
     assert_panels_plain(fake, d.players)
+    assert deepest_panel(fake, d.players) >= panel_steps
     assert_closed_dms_handled(fake, d, closed)
     return d

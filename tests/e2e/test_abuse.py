@@ -320,3 +320,25 @@ async def test_what_a_player_says_is_shown_as_typed(fake, world, bots):
             everything.append(text)
     assert any("\\[free\\]\\(https\\://e.com\\)" in t for t in everything)
     assert assert_allowed_mentions(fake, ids) > 5
+
+
+async def test_join_and_leave_in_a_loop_is_slowed_down(fake, world, bots):
+    """/leave in a lobby edits the lobby message through the channel: a member repeating
+    Join and /leave waits out the cooldown between two leaves (and is told how long)."""
+    bot = await bots.start(command_cooldown=10)
+    clock = [0.0]
+    bot.cooldowns = Cooldowns(10, clock=lambda: clock[0])
+    lobby = (await fake.slash(world.alice, "suspense new", channel=world.channel)).message
+    join = next(b["custom_id"] for b in lobby.buttons() if b.get("label") == "Join")
+    await fake.click(world.bob, lobby, join)
+    assert "You left" in (await fake.slash(world.bob, "suspense leave",
+                                           channel=world.channel)).text
+    await fake.click(world.bob, lobby, join)
+    since = fake.mark()
+    again = await fake.slash(world.bob, "suspense leave", channel=world.channel)
+    assert again.ephemeral and "try again in 10 s" in again.text
+    assert not [c for c in fake.calls[since:] if "/channels/" in c.path]
+    assert bot.tables.in_channel(world.channel.id).seat_of(world.bob.id) is not None
+    clock[0] += 10
+    assert "You left" in (await fake.slash(world.bob, "suspense leave",
+                                           channel=world.channel)).text

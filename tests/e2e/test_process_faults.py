@@ -72,7 +72,18 @@ async def _spawn(fake, world, database: Path, cwd: Path):
         sys.executable, "-m", "bot", cwd=cwd, env=env,
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
     await _read_until(proc.stderr, "ready as", [])
+    # keep reading its log: a full pipe stops asyncio from seeing the process end
+    proc.drain = asyncio.create_task(proc.stderr.read())  # type: ignore[attr-defined]
     return proc
+
+
+def _children(pid: int) -> list[int]:
+    """The processes `pid` started (Linux: /proc/<pid>/task/*/children)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        text = (task / "children").read_text() if (task / "children").exists() else ""
+        found += [int(x) for x in text.split()]
+    return found
 
 
 class _Remote:
@@ -99,8 +110,15 @@ async def test_a_confirmed_move_survives_kill_9(fake, world, tmp_path):
         if CONFIRM not in text:  # bob's turn first
             text = await d.take_turn(world.bob)
         assert CONFIRM in text
+        children = _children(proc.pid)  # e.g. the picture worker
         proc.send_signal(signal.SIGKILL)  # right after the ✅: no shutdown, no flush
-        await asyncio.wait_for(proc.wait(), 10)
+        await asyncio.wait_for(proc.wait(), 30)
+        # what it started ends with it (an orphaned worker held the log pipe, and stayed)
+        for _ in range(300):
+            if not any(Path(f"/proc/{pid}").exists() for pid in children):
+                break
+            await asyncio.sleep(0.05)
+        assert not [pid for pid in children if Path(f"/proc/{pid}").exists()]
     finally:
         if proc.returncode is None:
             proc.kill()

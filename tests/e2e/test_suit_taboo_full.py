@@ -13,6 +13,6 @@ pytestmark = pytest.mark.e2e
 
 async def test_five_seats_play_suit_taboo_to_the_end(fake, world, bots, bot):
     d = await screens.play_full_table(fake, world, bots, "suittaboo", "suit_taboo", humans=4,
-                                      ai=1, options="wire=true")
+                                      ai=1, options="wire=true", panel_steps=2)
     result = screens.assert_game_over(fake, d)
     assert "🏆" in result

@@ -13,6 +13,6 @@ pytestmark = pytest.mark.e2e
 
 async def test_three_people_play_suspense_to_the_end(fake, world, bots, bot):
     d = await screens.play_full_table(fake, world, bots, "suspense", "suspense", humans=3,
-                                      options="points_target=3")
+                                      panel_steps=0, options="points_target=3")
     result = screens.assert_game_over(fake, d)
     assert "🏆" in result

@@ -142,3 +142,18 @@ async def test_play_again_opens_a_lobby_with_the_same_seats_and_options(fake, wo
     await fake.settle()
     assert d.bot.tables.in_channel(world.channel.id).playing
     assert re.search(r"has started with .*bob", lobby.text)
+
+
+async def test_history_button_pages_through_the_whole_game_even_after_it_ended(
+        fake, world, bots, bot):
+    d = TableDriver(fake, world, bots, "taboo")
+    await d.open(world.alice, [world.bob], options="max_turns=24")
+    table = d.table
+    await d.play_to_end()
+    history = await d.history(world.outsider)  # anyone may read it; only they see it
+    numbered = [line for line in history.splitlines() if line.startswith("`")]
+    assert len(numbered) == table.meta["history_len"] > 15, "every public line, in pages"
+    assert numbered[0].startswith("`1.` The game begins")
+    assert "Page 1 of" in history and "Taboo — history" in history
+    board = d.boards()[-1]
+    assert len([v for v in board.versions()[-1].components]) >= 1, "History stays at the end"

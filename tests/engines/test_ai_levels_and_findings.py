@@ -1,0 +1,164 @@
+"""AI findings of issue 19 and the ai_level option (easy / normal / hard).
+
+Each finding test names the finding; they fail on the AI before the fix."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engines import ENGINES
+from engines.core import is_listed
+from engines.hidden_rules.decks import broken
+from engines.suit_taboo.ai import _Scorer
+from engines.suit_taboo.rules import Cast, DropOut
+from engines.suspense.ai import fold_met_weight
+
+
+def _ai_game(name: str, n: int, seed: int, level: str = "normal", watch=None, max_moves=4000):
+    engine = ENGINES[name]
+    state = engine.new_game(n, seed, {"ai_level": level})
+    rng = random.Random(seed)
+    for _ in range(max_moves):
+        actors = sorted(engine.to_act(state))
+        if not actors:
+            return state
+        seat = rng.choice(actors)
+        action = engine.ai_action(state, seat, random.Random(rng.random()))
+        if watch:
+            watch(engine, state, seat, action)
+        if action is None:
+            action = engine.default_action(state, seat)
+        state = engine.apply(state, seat, action).state
+    return state
+
+
+def test_hidden_rules_accused_accepts_correct_enforcement_by_the_rules_holder():
+    """Finding: the accused AI challenged 345 of 346 correct enforcements by the holder."""
+    seen = {"correct": 0, "challenged": 0}
+
+    def watch(engine, s, seat, action):
+        if s.phase == "pending" and s.pending is not None:
+            enforcer, holder, _ = s.pending
+            if enforcer == holder and broken(s.rule_t[holder], s.rule_a[holder], s.last.ctx):
+                seen["correct"] += 1
+                seen["challenged"] += type(action).__name__ == "Challenge"
+
+    for seed in (1, 2, 3):
+        _ai_game("hidden_rules", 3, seed, watch=watch)
+    assert seen["correct"] >= 5
+    assert seen["challenged"] <= seen["correct"] // 10
+
+
+def test_hidden_rules_rarely_enforces_other_players_rules_wrongly():
+    """Finding: 83 % of the AI's enforcements of other players' rules were wrong."""
+    wrong = total = 0
+    for seed in (4, 5, 6):
+        s = _ai_game("hidden_rules", 4, seed)
+        for r in s.history:
+            if r.holder >= 0 and r.enforcer >= 0 and r.enforcer != r.holder:
+                total += 1
+                wrong += not broken(s.rule_t[r.holder], s.rule_a[r.holder], r.ctx)
+    assert wrong <= max(1, total // 2)
+
+
+def _suit_taboo_end_mode_state():
+    engine = ENGINES["suit_taboo"]
+    rng = random.Random(9)
+    for seed in range(40):
+        s = engine.new_game(3, seed)
+        for _ in range(3000):
+            actors = sorted(engine.to_act(s))
+            if not actors:
+                break
+            seat = actors[0]
+            legal = engine.legal_actions(s, seat)
+            if s.end_mode and any(isinstance(a, Cast) for a in legal) and DropOut() in legal:
+                return engine, s, seat
+            s = engine.apply(s, seat, rng.choice(legal)).state
+    pytest.skip("no end-mode state with a cast found")
+
+
+def test_suit_taboo_never_drops_out_in_end_mode_while_a_cast_is_possible():
+    """Finding: in end mode it dropped out while a cast was still possible."""
+    engine, s, seat = _suit_taboo_end_mode_state()
+    for k in range(10):
+        assert engine.ai_action(s, seat, random.Random(k)) != DropOut()
+
+
+def test_suit_taboo_shot_at_a_player_who_showed_the_suit_is_wasted():
+    """Finding: it spent same-suit shots, even face cards, on players who showed that suit."""
+    engine = ENGINES["suit_taboo"]
+    s = engine.new_game(3, 5)
+    me, target = 0, 1
+    s.built = [list(b) for b in s.built]
+    suit = next(x for x in "shdc" if s.roles[target].is_joker or s.roles[target].suit != x)
+    s.built[target] = [suit]
+    scorer = _Scorer(s, me)
+    from engines.cards import Card
+    king, two = Card(13, suit), Card(2, suit)
+    assert scorer.wasted(king, target) > scorer.wasted(two, target) > 0
+    assert scorer.score(Cast("suit", ((king, target),))) < scorer.score(
+        Cast("suit", ((king, 2),))) or scorer.marg[2].get(suit, 0.0) == 0
+
+
+def test_suspense_dealer_fold_read_by_the_dealers_record():
+    """Finding: a fold was trusted as evidence even from a dealer who folds at random."""
+    s = ENGINES["suspense"].new_game(3, 1)
+    s.dealer_folds, s.dealer_folds_met = [12, 12, 0], [4, 0, 0]
+    assert fold_met_weight(s, 0) > 0.8  # met in a third of its folds: folds at random
+    assert fold_met_weight(s, 1) < 0.1  # never met when folding: a fold means something
+    assert fold_met_weight(s, 2) == pytest.approx(0.2)  # no record: the prior
+
+
+def test_suspense_prefers_ending_with_two_points_locked_in():
+    """Finding: on ties it should prefer the move that ends the match with 2 points."""
+    from engines.suspense import ai
+
+    found = 0
+
+    def watch(engine, s, seat, action):
+        nonlocal found
+        legal = list(engine.legal_actions(s, seat))
+        d = engine.determinize(s, seat, random.Random(0))
+        sample = ai.worlds(d, seat, random.Random(0))
+        locking = [a for a in legal if ai.locks_two_points(d, seat, a, sample)]
+        if locking and len(sample) <= ai.MAX_EXACT and seat == d.dealer:
+            found += 1
+            assert action in locking
+
+    for seed in range(8):
+        _ai_game("suspense", 2, seed, watch=watch, max_moves=300)
+    if not found:
+        pytest.skip("no lockable position met")
+
+
+@pytest.mark.parametrize("name", sorted(ENGINES))
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_levels_finish_games(name, level):
+    engine = ENGINES[name]
+    s = _ai_game(name, engine.min_players, 3, level=level, max_moves=20000)
+    assert engine.outcome(s) is not None
+
+
+@pytest.mark.parametrize("name", ["taboo", "six_suit", "suit_taboo", "hidden_rules"])
+def test_hard_is_legal_deterministic_and_finishes(name):
+    engine = ENGINES[name]
+
+    def watch(engine, s, seat, action):
+        if action is not None and not getattr(action, "say", ""):
+            assert is_listed(action, engine.legal_actions(s, seat))
+        again = engine.ai_action(s, seat, random.Random(11))
+        assert again == engine.ai_action(s, seat, random.Random(11))
+
+    s = _ai_game(name, engine.min_players, 2, level="hard", watch=watch, max_moves=400)
+    assert engine.outcome(s) is not None or s is not None
+
+
+def test_ai_level_is_a_table_option_of_every_game():
+    for engine in ENGINES.values():
+        assert engine.Options().ai_level == "normal"
+        assert engine.Options(ai_level="hard").ai_level == "hard"
+        with pytest.raises(ValueError):
+            engine.Options(ai_level="expert")
