@@ -768,8 +768,9 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             if best >= s.options.target:
                 s.winners = frozenset(p for p in range(s.n) if s.scores[p] == best)
                 # the reason is shown as is (no seat placeholders); the event names the winners
-                self._finish(s, f"Target of {s.options.target} points reached.", events,
-                             f"{_seats(s.winners)} reached {s.options.target} points.")
+                target = f"{s.options.target} point{'' if s.options.target == 1 else 's'}"
+                self._finish(s, f"Target of {target} reached.", events,
+                             f"{_seats(s.winners)} reached {target}.")
                 return
         else:
             events.append(public("trick_discarded", "The trick is discarded."))

@@ -14,7 +14,9 @@ from engines.hidden_rules.rules import (
     Challenge,
     Enforce,
     Keep,
+    Pass,
     Play,
+    StartTrick,
 )
 from tests.engines.test_hidden_rules import HEART_PLEASE, SPADE_YAWP, act, scripted
 
@@ -158,3 +160,15 @@ def test_referee_also_enforces_unnecessary_talking():
     s = act(s, 1, Play(C("7h"), say="please, nice"))[0]
     assert C("7h") in s.hands[1] and s.scores[1] == -1
     assert s.history[-1].holder == QUIET
+
+
+
+def test_a_target_of_one_point_reads_in_the_singular():
+    """Issue 16: "proper plurals" — a game to 1 point ends with "reached 1 point"."""
+    s = scripted(["2c 4d", "Ah 3c"], [SPADE_YAWP, HEART_PLEASE], turned="Tc", target=1,
+                 quiet_table=False)
+    s = act(s, 1, Play(C("Ah"), 11))[0]  # 10 + 11 = 21: seat 1 takes the trick
+    s = act(s, 0, Pass())[0]
+    s, events = act(s, 1, StartTrick())
+    text = " ".join(e.text for e in events) + ENGINE.outcome(s).reason
+    assert "1 point" in text and "1 points" not in text
