@@ -48,6 +48,20 @@ class FormErrors:
         if entry not in errors:
             errors.append(entry)
 
+    def flat(self) -> list[str]:
+        """``["components.0.label: BASE_TYPE_MAX_LENGTH", ...]``: for readable test failures."""
+        out: list[str] = []
+
+        def walk(node: dict[str, Any], path: list[str]) -> None:
+            for entry in node.get("_errors", []):
+                out.append(f"{'.'.join(path) or '<body>'}: {entry['code']}")
+            for key, child in node.items():
+                if key != "_errors":
+                    walk(child, [*path, key])
+
+        walk(self.tree, [])
+        return out
+
     def raise_if_any(self) -> None:
         if self.tree:
             raise InvalidFormBody(self.tree)

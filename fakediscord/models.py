@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from .normalize import normalize_components, normalize_embeds
 from .text import payload_text
 
 JSON = dict[str, Any]
@@ -81,6 +82,8 @@ class User:
             "avatar": None,
             "bot": self.bot,
             "public_flags": 0,
+            "flags": 0,
+            "primary_guild": None,
         }
 
     @property
@@ -358,11 +361,11 @@ class Message:
         if "content" in body:
             self.content = body["content"] or ""
         if "embeds" in body:
-            self.embeds = list(body["embeds"] or [])
+            self.embeds = normalize_embeds(body["embeds"] or [])
         elif "embed" in body:
-            self.embeds = [body["embed"]] if body["embed"] else []
+            self.embeds = normalize_embeds([body["embed"]] if body["embed"] else [])
         if "components" in body:
-            self.components = list(body["components"] or [])
+            self.components = normalize_components(body["components"] or [])
         if "flags" in body and body["flags"] is not None:
             # Only SUPPRESS_EMBEDS (and COMPONENTS_V2) may change after creation.
             keep = self.flags & (EPHEMERAL | LOADING)
@@ -447,6 +450,8 @@ class Call:
     status: int | None = None
     route: str = ""
     files: list[JSON] = field(default_factory=list)
+    #: The JSON the fake answered (kept only while ``FakeDiscord.record_responses`` is on).
+    response: Any = None
 
     def __repr__(self) -> str:
         return f"<Call {self.method} {self.path} -> {self.status}>"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -31,6 +32,7 @@ from .models import (
     Message,
     User,
 )
+from .normalize import normalize_components, normalize_embeds
 from .ratelimit import Injection, RateLimiter, route_template
 from .snowflake import next_snowflake
 from .validation import check_request, spec_route
@@ -40,6 +42,11 @@ JSON = dict[str, Any]
 Handler = Callable[[web.Request, "re.Match[str]", Any, list[JSON]], Awaitable[web.StreamResponse]]
 
 PREFIX = "/api/v10"
+
+
+def _permissions(value: Any) -> str | None:
+    """A permission set as Discord returns it: a decimal string (or null)."""
+    return None if value is None else str(value)
 
 
 class RestMixin(WorldMixin):
@@ -52,6 +59,8 @@ class RestMixin(WorldMixin):
     _stalls: list[list[Any]]
     _stopping: asyncio.Event
     _inflight: int
+    #: Keep each answer's JSON on its Call (tests of the response shapes; off for benchmarks).
+    record_responses: bool
     _last_activity: float
     # (predicate, future) pairs of the driver's waits, checked after every REST call
     _waiters: set[tuple[Callable[[], bool], asyncio.Future[None]]]
@@ -238,6 +247,8 @@ class RestMixin(WorldMixin):
             for f in files:  # the call record keeps names and sizes, not the bytes
                 f.pop("data", None)
         call.status = response.status
+        if self.record_responses and isinstance(response, web.Response) and response.body:
+            call.response = json.loads(response.body)  # type: ignore[arg-type]
         self._wake_waiters()
         return response
 
@@ -331,8 +342,8 @@ class RestMixin(WorldMixin):
             channel_id=channel.id,
             author=author,
             content=body.get("content") or "",
-            embeds=embeds,
-            components=list(body.get("components") or []),
+            embeds=normalize_embeds(embeds),
+            components=normalize_components(body.get("components") or []),
             flags=int(body.get("flags") or 0),
             attachments=attachments,
             guild_id=channel.guild.id if channel.guild else None,
@@ -384,7 +395,13 @@ class RestMixin(WorldMixin):
         self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
     ) -> web.Response:
         return json_response(
-            {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0}
+            {
+                **self.bot_user.payload(),
+                "verified": True,
+                "mfa_enabled": False,
+                "flags": 0,
+                "locale": "en-US",
+            }
         )
 
     async def _get_app(
@@ -406,6 +423,15 @@ class RestMixin(WorldMixin):
                 "summary": "",
                 "interactions_endpoint_url": None,
                 "bot": self.bot_user.payload(),
+                "type": None,
+                "flags_new": "0",
+                "redirect_uris": [],
+                "role_connections_verification_url": None,
+                "approximate_guild_count": len(self.guilds),
+                "approximate_user_install_count": 0,
+                "approximate_user_authorization_count": 0,
+                "explicit_content_filter": 0,
+                "eligible_oauth2_scopes": ["bot", "applications.commands"],
             }
         )
 
@@ -445,10 +471,12 @@ class RestMixin(WorldMixin):
             "type": 1,
             "description": "",
             "options": [],
-            "default_member_permissions": None,
             "dm_permission": True,
             "nsfw": False,
-            **cmd,
+            **{k: v for k, v in cmd.items() if v is not None},
+            # Discord stores what it was sent, with its defaults where the body had none.
+            "integration_types": cmd.get("integration_types") or [0],
+            "default_member_permissions": _permissions(cmd.get("default_member_permissions")),
             "id": old["id"] if old else str(next_snowflake()),
             "application_id": str(self.application_id),
             "version": str(next_snowflake()),

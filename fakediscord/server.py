@@ -59,6 +59,7 @@ class FakeDiscord(DriverMixin):
         self._shown_choices = {}
         self._bg_tasks = set()
         self.calls = []
+        self.record_responses = False
         self.unknown_calls = []
         self.limiter = RateLimiter()
         self._injections = []
