@@ -27,6 +27,8 @@ from engines import ENGINES
 from engines.cards import Card
 from engines.core import GameError
 from engines.hidden_rules.rules import (
+    QUIET,
+    QUIET_NAME,
     SAY_MAX,
     Accept,
     Challenge,
@@ -152,7 +154,8 @@ class HiddenRulesUI(GameUI):
         window = view.get("window")
         if pending:
             enforcer, holder, accused = pending["enforcer"], pending["holder"], pending["accused"]
-            whose = "their own rule" if holder == enforcer else f"**{names[holder]}**'s rule"
+            whose = ("**unnecessary talking**" if holder == QUIET else "their own rule"
+                     if holder == enforcer else f"**{names[holder]}**'s rule")
             lines.append(f"⚖️ **{names[enforcer]}** enforces {whose} against "
                          f"**{names[accused]}**'s {_card(pending['card'])}: "
                          f"{_quote(pending['hint'], HINT_SHOWN)}")
@@ -255,15 +258,19 @@ class HiddenRulesUI(GameUI):
 
     @staticmethod
     def history_line(record: dict[str, Any], names: list[str]) -> str:
-        accused, holder = names[record["accused"]], names[record["holder"]]
+        accused = names[record["accused"]]
+        quiet = record["holder"] == QUIET
+        holder = QUIET_NAME if quiet else names[record["holder"]]
         play = f"{accused}'s {_card(record['card'])} (→ {_num(record['total'])})"
         said = f", said {_quote(record['say'], 40)}" if record.get("say") else ", said nothing"
         hint = _quote(record["hint"], 60)
         if record["result"] == "referee":
-            return (f"🧑‍⚖️ Referee: {play}{said} broke **{holder}**'s rule {hint} → taken back; "
+            broke = f"was **{QUIET_NAME}**" if quiet else f"broke **{holder}**'s rule"
+            return (f"🧑‍⚖️ Referee: {play}{said} {broke} {hint} → taken back; "
                     f"{_changes(record['changes'], names)}")
         enforcer = names[record["enforcer"]]
-        whose = "own rule" if record["enforcer"] == record["holder"] else f"{holder}'s rule"
+        whose = (QUIET_NAME if quiet else "own rule" if record["enforcer"] == record["holder"]
+                 else f"{holder}'s rule")
         verdict = {"accepted": "accepted",
                    "right": "challenged: **rule broken**",
                    "wrong": "challenged: **not broken**, the play stands"}[record["result"]]
@@ -304,7 +311,12 @@ class HiddenRulesUI(GameUI):
                        ) -> discord.Embed:
         embed = discord.Embed(title="📜 Your Hidden Rules hand", colour=self.colour)
         hand = view.get("hand") or []
-        embed.description = (" ".join(_card(c) for c in hand) if hand else "Your hand is empty.")
+        if view.get("hand_hidden"):
+            embed.description = "Your cards are dealt face down: you see them once you have " \
+                "kept your secret rule."
+        else:
+            embed.description = (" ".join(_card(c) for c in hand) if hand
+                                 else "Your hand is empty.")
         rule = view.get("my_rule")
         dealt = view.get("dealt") or {"triggers": [], "actions": []}
         if rule:
@@ -329,11 +341,12 @@ class HiddenRulesUI(GameUI):
                             value=clip(_rule_lines(known_rule)), inline=False)
         pending = view.get("pending")
         if pending and pending["accused"] == seat:
-            holder = names[pending["holder"]]
+            holder = (QUIET_NAME if pending["holder"] == QUIET
+                      else f"{names[pending['holder']]}'s rule")
             embed.add_field(
                 name="⚖️ You are accused",
                 value=(f"**{names[pending['enforcer']]}** says your {_card(pending['card'])} "
-                       f"broke {holder}'s rule: {_quote(pending['hint'], 200)}\n"
+                       f"broke {holder}: {_quote(pending['hint'], 200)}\n"
                        f"**Accept** (card back, {MINUS}1 point) or **Challenge** (you see the "
                        "rule; whoever is wrong pays) — **Take my turn** or "
                        "`/hiddenrules accept` / `challenge`."),
@@ -488,6 +501,8 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
     # ---- enforce --------------------------------------------------------------------------
     def _holder_label(self, seat: int | None):
         def label(table: LiveTable, action: Any) -> str:
+            if action.holder == QUIET:
+                return "Unnecessary talking (a part nobody's rule asked for)"
             name = table.plain_names[action.holder]
             return f"Your own rule ({name})" if action.holder == seat else f"{name}'s rule"
         return label

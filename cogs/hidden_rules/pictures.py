@@ -54,12 +54,17 @@ def board_picture(view: dict[str, Any], names: list[str]) -> Picture:
 def hand_picture(view: dict[str, Any], names: list[str], seat: int) -> Picture:
     hand = view.get("hand") or []
     sections = [Section("Your hand", [french_item(c, HW, HH) for c in hand],
-                        empty="your hand is empty")]
+                        empty="face down until you keep your rule" if view.get("hand_hidden")
+                        else "your hand is empty")]
     rule = view.get("my_rule")
     if rule:
         sections.append(Section("Your secret rule",
                                 note=f"{rule['trigger']['text']} {rule['action']['text']}",
                                 empty=""))
+    elif view.get("hand_hidden"):  # RULINGS: rules are kept first, then the cards are seen
+        dealt = view.get("dealt") or {"triggers": [], "actions": []}
+        sections.append(Section("Keep one trigger and one action", note=" / ".join(
+            c["text"] for c in dealt["triggers"] + dealt["actions"]), empty=""))
     sections.append(_trick_section(view, names, HW, HH))
     alt = "Your Hidden Rules hand: " + (", ".join(card_words(c) for c in hand) or "empty")
     if rule:

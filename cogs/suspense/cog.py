@@ -11,7 +11,7 @@ from bot.game_cog import GameCog
 from bot.game_ui import GameUI
 from bot.ui.text import clip, plural
 from engines import ENGINES
-from engines.suspense.rules import Fold, Pass, Play, condition_table, condition_text
+from engines.suspense.rules import Fold, Pass, Play, condition_text
 
 from . import pictures
 
@@ -30,10 +30,6 @@ class SuspenseUI(GameUI):
     colour = 0x9B59B6
     blurb = ("2–3 players bluff and deduce which of 13 cards is the secret one: its victory "
              "condition decides who scores.")
-
-    def rules_markdown(self) -> str:
-        table = "\n".join(f"`{row['card']}` {row['condition']}" for row in condition_table())
-        return f"{super().rules_markdown()}\n\n**The 13 cards**\n{table}"
 
     def render_board(self, view: dict[str, Any], names: list[str]) -> list[discord.Embed]:
         lines = [f"**Match {view['match']}** · dealer **{names[view['dealer']]}** · face-up "
@@ -56,18 +52,23 @@ class SuspenseUI(GameUI):
         embeds = [discord.Embed(colour=self.colour, description=clip("\n".join(lines), 4096))]
         last = view.get("last_match")
         if last:
-            met = ", ".join(names[s] for s in last["met"]) or "nobody"
-            gains = ", ".join(f"{names[s]} +{p}" for s, p in enumerate(last["points"]))
-            hands = last.get("hands") or {}
-            items = hands.items() if isinstance(hands, dict) else enumerate(hands)
-            shown = [f"{names[int(s)]}: {_cards(h)}" for s, h in items if h is not None]
-            text = (f"Secret card `{last['secret']}`: *{last['condition']}*\n"
-                    f"Met by: **{met}** · {gains}")
-            if shown:
-                text += "\nHands at the end: " + " · ".join(shown)
             embeds.append(discord.Embed(title=f"Match {last['match']} result",
-                                        description=clip(text, 4096), colour=0x7F8C8D))
+                                        description=clip(self._recap_text(last, names), 4096),
+                                        colour=0x7F8C8D))
         return embeds
+
+    @staticmethod
+    def _recap_text(last: dict[str, Any], names: list[str]) -> str:
+        """The secret card, who met it with the card(s) that decided it, and the points.
+        RULINGS (match-end reveal, amended): never whole hands, so a folded hand cannot be
+        rebuilt from what is shown."""
+        deciding = last.get("deciding") or [None] * len(last["points"])
+        met = ", ".join(
+            f"**{names[s]}**" + (f" ({_cards(deciding[s])})" if deciding[s] else "")
+            for s in last["met"]) or "nobody"
+        gains = ", ".join(f"{names[s]} +{p}" for s, p in enumerate(last["points"]))
+        return (f"Secret card `{last['secret']}`: *{last['condition']}*\n"
+                f"Met by: {met} · {gains}")
 
     def render_private(self, view: dict[str, Any], names: list[str], seat: int
                        ) -> discord.Embed:

@@ -25,12 +25,15 @@ from engines.hidden_rules.decks import (
     ACTION_IDS,
     ACTION_SAYS,
     ACTIONS,
+    QUIET_CHARS_MAX,
+    QUIET_PARTS_MAX,
     SILENT_ACTION,
     TRIGGER_IDS,
     PlayContext,
     broken,
     performed,
     triggered,
+    unnecessary_parts,
 )
 
 if TYPE_CHECKING:
@@ -151,10 +154,14 @@ def compose_say(ctx: PlayContext, need: dict[int, float]) -> str:
     if silent >= sum(need.values()):
         return ""
     parts: list[str] = []
-    for a in sorted(need):
+    for a in sorted(need, key=lambda a: (-need[a], a)):
         text = ACTION_SAYS[a](ctx)
         if text and text not in parts:
             parts.append(text)
+    # a quiet table allows at most 3 parts and 100 characters (RULINGS, unnecessary talking)
+    parts = parts[:QUIET_PARTS_MAX]
+    while parts and len(", ".join(parts)) > QUIET_CHARS_MAX:
+        parts.pop()
     return ", ".join(parts)
 
 
@@ -249,6 +256,9 @@ def should_challenge(s: HiddenRulesState, me: int, beliefs: Beliefs) -> bool:
     assert s.pending is not None and s.last is not None
     _enforcer, holder, _hint = s.pending
     ctx = s.last.ctx
+    if holder < 0:  # unnecessary talking: challenge when the rules it knows ask for every part
+        known = [(s.rule_t[h], s.rule_a[h]) for h in range(s.n) if s.knows_rule(me, h)]
+        return not unnecessary_parts(ctx, known)
     trick_value = 1.0 if ctx.total == 21 else 0.0
     if s.knows_rule(me, holder):
         return not broken(s.rule_t[holder], s.rule_a[holder], ctx)

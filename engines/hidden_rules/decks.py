@@ -9,6 +9,7 @@ its trigger fires and its action was not performed.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -67,33 +68,48 @@ TRIGGER_CHECKS: dict[int, Callable[[PlayContext], bool]] = {
 
 # --------------------------------------------------------------------------- actions
 _SUIT_WORDS = {s: frozenset((name, name[:-1])) for s, name in SUIT_NAMES.items()}
-_LABEL = {1: "a", 10: "t", 11: "j", 12: "q", 13: "k"}
+_LETTER = {1: "a", 11: "j", 12: "q", 13: "k"}  # rank letters (RULINGS: A, J, Q, K only)
+_SYMBOLS = {"s": "♠♤", "h": "♥♡", "d": "♦♢", "c": "♣♧"}
 LENGTH_WORDS = {1: "a", 2: "to", 3: "the", 4: "card", 5: "cards", 6: "player", 7: "playing",
                 8: "shuffled", 9: "dangerous", 10: "everything", 11: "butterflies",
                 12: "extinguisher", 13: "extraordinary"}
 
 
 def card_named(say: str, card: Card) -> bool:
-    """The card's name in words or short form: "seven of hearts", "7 hearts", "7h", "7♥"."""
+    """The card's name in words or short form: "seven of hearts", "7 hearts", "7h", "7♥".
+
+    RULINGS, naming cards: a rank is a rank word (ace, two … ten, jack, queen, king), a number
+    2–10, or a letter A, J, Q, K only when written with its suit (A♠, A of spades, Q♥); the
+    English article "a" is never the ace. So "I play a heart" names no card, while "A♥" and
+    "A of hearts" name the ace; "Q hearts" and "qh" name the queen (no English word reads
+    so), but "ah", "as", "ad" and "ac" are words, not the ace.
+    """
     toks = tokens(say)
     rank_words = {RANK_NAMES[card.rank]}
     if 2 <= card.rank <= 10:
         rank_words.add(str(card.rank))
     if card.rank == 2:
         rank_words.add("deuce")
-    if card.rank in _LABEL:
-        rank_words.add(_LABEL[card.rank])
     suit_words = _SUIT_WORDS[card.suit]
-    code = f"{card.rank if 2 <= card.rank <= 10 else _LABEL[card.rank]}{card.suit}"
-    for i, tok in enumerate(toks):
-        if tok == code and code != "as":
+    letter = _LETTER.get(card.rank)
+    if letter is not None:
+        gap = "" if letter == "a" else r"\s*"  # "a ♥" may be the article; "A♥" is not
+        symbol = re.search(rf"(?<![A-Za-z0-9]){letter}{gap}[{_SYMBOLS[card.suit]}]", say,
+                           re.IGNORECASE)
+        if symbol:
             return True
-        if tok in rank_words:
-            nxt = toks[i + 1:i + 3]
-            if nxt and nxt[0] in suit_words:
-                return True
-            if len(nxt) == 2 and nxt[0] == "of" and nxt[1] in suit_words:
-                return True
+    for i, tok in enumerate(toks):
+        if 2 <= card.rank <= 10 and tok == f"{card.rank}{card.suit}":
+            return True
+        if letter not in (None, "a") and tok == f"{letter}{card.suit}":
+            return True
+        nxt = toks[i + 1:i + 3]
+        of_suit = len(nxt) == 2 and nxt[0] == "of" and nxt[1] in suit_words
+        next_suit = bool(nxt) and nxt[0] in suit_words
+        if tok in rank_words and (next_suit or of_suit):
+            return True
+        if letter is not None and tok == letter and (of_suit or (next_suit and letter != "a")):
+            return True
     return False
 
 
@@ -185,3 +201,60 @@ def performed(action_id: int, ctx: PlayContext) -> bool:
 def broken(trigger_id: int, action_id: int, ctx: PlayContext) -> bool:
     """The rule (trigger, action) is broken by this play: it fired and was not obeyed."""
     return TRIGGER_CHECKS[trigger_id](ctx) and not ACTION_CHECKS[action_id](ctx)
+
+
+# --------------------------------------------------------------------------- unnecessary talking
+QUIET_PARTS_MAX = 3
+QUIET_CHARS_MAX = 100
+LINE_BREAK = " / "  # how a line break in what a player says is kept (it separates parts)
+_PART_SPLIT = re.compile(r"[,;.!?/\n\r]+")
+# Actions any stray word may satisfy by accident (silence is never "asked for" by words, and a
+# word of N letters is in almost any sentence): not counted as recited extras.
+_INCIDENTAL = frozenset((SILENT_ACTION, 14))
+
+
+def say_parts(say: str) -> list[str]:
+    """What a player said, split into parts at , ; . ! ? and line breaks (RULINGS,
+    unnecessary talking); empty parts dropped."""
+    return [part.strip() for part in _PART_SPLIT.split(say) if part.strip()]
+
+
+def _shortest_window(words: list[str], action: int, ctx: PlayContext) -> tuple[int, int]:
+    """The shortest run of words (start, end) that still performs `action`."""
+    best = (0, len(words))
+    for length in range(1, len(words) + 1):
+        for start in range(len(words) - length + 1):
+            if performed(action, ctx._replace(say=" ".join(words[start:start + length]))):
+                return start, start + length
+    return best
+
+
+def part_asked_for(part: str, ctx: PlayContext, asked: frozenset[int]) -> bool:
+    """Whether a rule triggered by the play asks for this part of what was said.
+
+    A part is asked for when it performs an asked action, and whatever else it performs
+    (another rule's phrase: "yawp", "please", an animal ...) is performed by the words doing
+    the asked action too. So "seven of hearts" asked as the card's name may also count as the
+    suit and the value, but "seven of hearts yawp please" recites two phrases nobody asked.
+    """
+    pctx = ctx._replace(say=part)
+    doing = [a for a in sorted(asked) if a != SILENT_ACTION and performed(a, pctx)]
+    if not doing:
+        return False
+    words = part.split()
+    keep = [False] * len(words)
+    for a in doing:
+        start, end = _shortest_window(words, a, ctx)
+        for i in range(start, end):
+            keep[i] = True
+    core = ctx._replace(say=" ".join(w for w, k in zip(words, keep, strict=True) if k))
+    extras = [b for b in ACTION_CHECKS if b not in asked and b not in _INCIDENTAL
+              and performed(b, pctx)]
+    return all(performed(b, core) for b in extras)
+
+
+def unnecessary_parts(ctx: PlayContext, rules: list[tuple[int, int]]) -> list[str]:
+    """RULINGS, unnecessary talking (added): the parts of what was said with a play that no
+    rule triggered by that play asks for. `rules` are every player's (trigger, action)."""
+    asked = frozenset(a for t, a in rules if t >= 0 and triggered(t, ctx))
+    return [part for part in say_parts(ctx.say) if not part_asked_for(part, ctx, asked)]

@@ -49,13 +49,18 @@ from engines.core import (
 from engines.hidden_rules.decks import (
     ACTION_IDS,
     ACTIONS,
+    LINE_BREAK,
+    QUIET_CHARS_MAX,
+    QUIET_PARTS_MAX,
     TRIGGER_IDS,
     TRIGGERS,
     PlayContext,
     RuleCard,
     broken,
     performed,
+    say_parts,
     triggered,
+    unnecessary_parts,
 )
 from engines.hidden_rules.text import ANIMALS, CHARACTERS
 
@@ -85,6 +90,9 @@ class Options(GameOptions):
                               "out costs 1 point and passes the turn (0 = no limit).")
     referee: bool = Field(False, description="Beginners: the bot enforces every secret rule "
                           "itself and takes back any play that breaks one.")
+    quiet_table: bool = Field(True, description="Unnecessary talking: a part of what you say "
+                              "that no rule triggered by your play asks for may be enforced by "
+                              "anyone (at most 3 parts and 100 characters per play).")
     max_turns: int = Field(600, ge=50, le=5000, description="Safety cap: the game ends after "
                            "this many card plays and time-outs (taken-back plays count); the "
                            "highest score then wins.")
@@ -159,6 +167,10 @@ class TimeOut:
 Action = Keep | Play | StartTrick | Enforce | Pass | Accept | Challenge | TimeOut
 _PASS, _ACCEPT, _CHALLENGE, _START, _TIMEOUT = Pass(), Accept(), Challenge(), StartTrick(), TimeOut()
 _ENFORCES = tuple(Enforce(h) for h in range(8))
+QUIET = -1
+"""`Enforce.holder` for the public "unnecessary talking" rule (option `quiet_table`)."""
+QUIET_NAME = "unnecessary talking"
+_ENFORCE_QUIET = Enforce(QUIET)
 # to_act answers with one of these (bit p of the index set = seat p acts) instead of building
 # a new frozenset on every call; larger masks (more seats than any game has) are built as needed.
 _SEAT_SETS = tuple(frozenset(p for p in range(8) if m >> p & 1) for m in range(1 << 8))
@@ -314,7 +326,7 @@ class HiddenRulesState:
                 and not (self.waived >> seat) & 1)
 
     def knows_rule(self, seat: int | None, holder: int) -> bool:
-        if self.phase == "over" or seat == holder:
+        if self.phase == "over" or seat == holder or holder < 0:  # < 0: a public rule (QUIET)
             return True
         return seat is not None and bool((self.revealed[seat] >> holder) & 1)
 
@@ -330,6 +342,13 @@ def _rule_json(card: RuleCard) -> dict:
 def _label(card: Card) -> str:
     """CARD_STR[card], looked up by (rank, suit) (see _FACTS)."""
     return _FACTS[card.rank, card.suit].label
+
+
+def clean_say(say: object) -> str:
+    """What a player says, as kept: spaces squeezed, each line break kept as " / " (it
+    separates parts for the unnecessary-talking rule), at most SAY_MAX characters."""
+    lines = [" ".join(line.split()) for line in str(say).splitlines()]
+    return LINE_BREAK.join(line for line in lines if line)[:SAY_MAX]
 
 
 def _say_suffix(say: str) -> str:
@@ -411,10 +430,13 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             else:
                 acts = []
             if state.last is not None and not (state.waived >> seat) & 1:  # may_enforce
+                enforces = _ENFORCES[: state.n]
+                if state.options.quiet_table:
+                    enforces = (*enforces, _ENFORCE_QUIET)
                 if acts:
-                    acts += _ENFORCES[: state.n]
+                    acts += enforces
                 else:
-                    acts = [*_ENFORCES[: state.n], _PASS]
+                    acts = [*enforces, _PASS]
             return acts
         if phase == "pending":
             assert state.last is not None
@@ -467,7 +489,11 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             return ace_as in (1, 11) if card.rank == 1 else ace_as == 0
         if kind is Enforce:
             holder = action.holder  # type: ignore[attr-defined]
-            return s.may_enforce(seat) and type(holder) is int and 0 <= holder < s.n
+            if type(holder) is not int:
+                return False
+            if holder == QUIET:
+                return s.may_enforce(seat) and s.options.quiet_table
+            return s.may_enforce(seat) and 0 <= holder < s.n
         on_turn = seat == s.to_play or (s.to_play < 0 and seat == s.next_starter())
         if kind is Pass:
             return s.may_enforce(seat) and not on_turn
@@ -515,7 +541,12 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
 
     def _play(self, s: HiddenRulesState, seat: int, action: Play, events: list[Event]) -> None:
         card = action.card
-        say = " ".join(str(action.say).split())[:SAY_MAX]
+        say = clean_say(action.say)
+        if s.options.quiet_table and (len(say) > QUIET_CHARS_MAX
+                                      or len(say_parts(say)) > QUIET_PARTS_MAX):
+            raise IllegalActionError(
+                f"At this table (quiet table) you may say at most {QUIET_PARTS_MAX} parts "
+                f"(split at , ; . ! ? or a new line) and {QUIET_CHARS_MAX} characters.")
         s.hands = s.hands[:]
         hand = s.hands[seat] = s.hands[seat][:]
         index = hand.index(card)
@@ -584,6 +615,19 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
                                       f"{{P{holder}}}'s rule: {self._rule_text(s, holder)}",
                                       holder=holder))
                 return
+        if s.options.quiet_table:
+            extra = unnecessary_parts(ctx, list(zip(s.rule_t, s.rule_a, strict=True)))
+            if extra:
+                card = ctx.card
+                hint = f"“{extra[0]}” was not asked for"
+                self._undo(s)
+                changes = self._change(s, {accused: -1})
+                s.history = [*s.history, Record(-1, QUIET, accused, hint, "referee", ctx,
+                                                changes)]
+                events.append(public(
+                    "referee", f"Referee: {{P{accused}}}'s {card} came with unnecessary "
+                    f"talking ({hint}). The card goes back; {{P{accused}}} loses 1 point.",
+                    accused=accused, holder=QUIET, hint=hint, changes=list(changes)))
 
     def _timeout(self, s: HiddenRulesState, seat: int, action: TimeOut,
                  events: list[Event]) -> None:
@@ -604,7 +648,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         s.pending = (seat, action.holder, hint)
         s.phase = "pending"
         accused = s.last.seat
-        whose = "their own rule" if action.holder == seat else f"{{P{action.holder}}}'s rule"
+        whose = ("unnecessary talking" if action.holder == QUIET else
+                 "their own rule" if action.holder == seat else f"{{P{action.holder}}}'s rule")
         events.append(Event(
             "enforce", f"{{P{seat}}} enforces {whose} against {{P{accused}}}'s "
             f"{_label(s.last.ctx.card)}: “{hint}” — {{P{accused}}} may accept or challenge.",
@@ -631,6 +676,23 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             changes = self._change(s, {accused: -1})
             text = (f"{{P{accused}}} accepts: {_label(ctx.card)} goes back to the hand, "
                     f"{{P{accused}}} loses 1 point and the turn passes.")
+        elif holder == QUIET:
+            # RULINGS, unnecessary talking (added): judged by the bot; right → enforcer +1,
+            # accused −1 and the Accept penalty; wrong → enforcer −1, accused +1, play stands.
+            extra = unnecessary_parts(ctx, list(zip(s.rule_t, s.rule_a, strict=True)))
+            right = bool(extra)
+            sign = 1 if right else -1
+            deltas = {enforcer: sign, accused: -sign - (1 if right else 0)}
+            if right:
+                result = "right"
+                self._undo(s)
+                text = (f"{{P{accused}}} challenges, and “{extra[0]}” was unnecessary talking: "
+                        f"{_label(ctx.card)} goes back to the hand and the turn passes.")
+            else:
+                result = "wrong"
+                text = (f"{{P{accused}}} challenges, and every part said was asked for by a "
+                        "rule: the play stands.")
+            changes = self._change(s, deltas)
         else:
             right = broken(s.rule_t[holder], s.rule_a[holder], ctx)
             self._reveal(s, accused, holder)
@@ -706,8 +768,9 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             if best >= s.options.target:
                 s.winners = frozenset(p for p in range(s.n) if s.scores[p] == best)
                 # the reason is shown as is (no seat placeholders); the event names the winners
-                self._finish(s, f"Target of {s.options.target} points reached.", events,
-                             f"{_seats(s.winners)} reached {s.options.target} points.")
+                target = f"{s.options.target} point{'' if s.options.target == 1 else 's'}"
+                self._finish(s, f"Target of {target} reached.", events,
+                             f"{_seats(s.winners)} reached {target}.")
                 return
         else:
             events.append(public("trick_discarded", "The trick is discarded."))
@@ -826,7 +889,10 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         }
         if seat is not None and 0 <= seat < s.n:
             v["seat"] = seat
-            v["hand"] = [CARD_STR[c] for c in s.hands[seat]]
+            # RULINGS, Hidden Rules, order (amended): rules are kept first; no player sees
+            # their playing cards until they have kept their rule.
+            v["hand_hidden"] = s.rule_t[seat] < 0
+            v["hand"] = [] if v["hand_hidden"] else [CARD_STR[c] for c in s.hands[seat]]
             v["my_rule"] = self._rule_json(s, seat) if s.rule_t[seat] >= 0 else None
             v["dealt"] = {"triggers": [_rule_json(TRIGGERS[t]) for t in sorted(s.dealt_t[seat])],
                           "actions": [_rule_json(ACTIONS[a]) for a in sorted(s.dealt_a[seat])]}
@@ -845,7 +911,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         s = state
         labels: set[str] = set()
         for p in range(s.n):
-            if p != seat:
+            # a seat that has not kept its rule yet may not see even its own cards (RULINGS)
+            if p != seat or s.rule_t[p] < 0:
                 labels.update(CARD_STR[c] for c in s.hands[p] if not s.shown & CARD_BIT[c])
         labels.update(CARD_STR[c] for c in s.deck if not s.shown & CARD_BIT[c])
         mine_t = set(s.dealt_t[seat]) if seat is not None else set()
@@ -861,6 +928,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             text = f"Play {action.card}" + (f" as {action.ace_as}" if action.ace_as else "")
             return text + (f" saying “{action.say}”" if action.say else "")
         if isinstance(action, Enforce):
+            if action.holder == QUIET:
+                return "Enforce unnecessary talking"
             return f"Enforce the rule of {{P{action.holder}}}"
         if isinstance(action, Keep):
             return (f"Keep the rule {TRIGGERS[action.trigger].label[:3]} + "
@@ -874,7 +943,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             label = f"{action.card} as {action.ace_as}" if action.ace_as else str(action.card)
             return ("Play", label)
         if isinstance(action, Enforce):
-            return ("Enforce", f"Rule of {{P{action.holder}}}")
+            return ("Enforce", "Unnecessary talking" if action.holder == QUIET
+                    else f"Rule of {{P{action.holder}}}")
         if isinstance(action, Keep):
             return ("Keep a rule", TRIGGERS[action.trigger].label[:80],
                     ACTIONS[action.action].label[:80])

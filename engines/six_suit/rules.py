@@ -97,8 +97,8 @@ class SixSuitOptions(GameOptions):
     max_extra_turns: int = Field(20, ge=1, le=100, description=(
         "Safety cap on consecutive extra turns in one chain (keeps every game finite)."))
     max_vetoes: int = Field(3, ge=0, le=20, description=(
-        "Vetoes per turn in free time; after that the player may only play on own piles "
-        "or discard."))
+        "Safety cap on vetoes per turn in free time; after that many the player may only "
+        "play on own piles or discard."))
     ai_level: AiLevel = ai_level_field()
 
 
@@ -709,7 +709,9 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
         s.current = current = (s.current + 1) % s.n
         if current == s.first:
             s.round += 1
-            if s.round >= s.options.max_rounds:
+            # RULINGS (amended): a final phase that has begun always runs to its end and
+            # pays out (it is bounded already), so the round cap only ends a deal before it.
+            if s.round >= s.options.max_rounds and s.final_left < 0:
                 self._finish(s, f"Round cap reached ({s.options.max_rounds} rounds): the deal "
                              "is scored as it stands.", events)
                 return

@@ -161,6 +161,23 @@ def meeters(secret: int, play: Sequence[int], hands: Sequence[int]) -> int:
     return result
 
 
+def deciding_cards(secret: int, play: int, hand: int) -> int:
+    """The card(s) of one meeting seat that decided the secret card's condition (RULINGS,
+    match-end reveal, amended): for "❗" every numbered face-up card (their sum is what
+    counts); otherwise the seat's qualifying card(s) of the extreme value in the condition's
+    zone (two when a white and a black of that value both qualify). Never the whole hand."""
+    in_hand, table, _lowest = _FAST_SPEC[secret]
+    mask = hand if in_hand else play
+    if secret == BANG:
+        return mask & NUMBER_MASK
+    value = table[mask]
+    if not value:
+        return 0
+    colour = CONDITION_SPEC[secret][2]
+    allowed = {None: NUMBER_MASK, "white": WHITE_MASK, "black": BLACK_MASK}[colour]
+    return sum(1 << c for c in _bits(mask & allowed) if VALUE[c] == value)
+
+
 def match_points(meet: int, folded: int, n: int) -> list[int]:
     """Points of one match: non-folded meeters share (alone 2, several 1 each); folded seats
     get 1 when they do not meet and 0 when they do; other seats 0."""
@@ -428,16 +445,21 @@ class SuspenseEngine(Engine[SuspenseState, Action]):
             s.scores[seat] += points[seat]
         _tally_dealer_fold(s, meet)
         label = CARD_LABELS[s.secret]
-        # Non-folded hands are shown (the bot checked them); folded hands stay hidden and
-        # only whether their owner met the condition is told.
+        # RULINGS (match-end reveal, amended): the secret card, who met it and, for each
+        # meeter, the card(s) that decided it; never whole hands, so a folded hand can never
+        # be rebuilt as "the 13 cards minus everything shown". A folded meeter's deciding card
+        # is named only when it is face up already (their hand stays hidden for good).
         shown = 1 << s.secret
-        hands_shown: list[list[str] | None] = []
+        deciding: list[list[str] | None] = []
         for seat in range(n):
+            if not meet >> seat & 1:
+                deciding.append(None)
+                continue
+            cards = deciding_cards(s.secret, s.play_masks[seat], s.hands[seat])
             if s.folded >> seat & 1:
-                hands_shown.append(None)
-            else:
-                shown |= s.hands[seat]
-                hands_shown.append(mask_labels(s.hands[seat]))
+                cards &= s.play_masks[seat]
+            shown |= cards
+            deciding.append(mask_labels(cards))
         s.seen_public |= shown
         met = [seat for seat in range(n) if meet >> seat & 1]
         s.last_match = {
@@ -450,10 +472,11 @@ class SuspenseEngine(Engine[SuspenseState, Action]):
             "folded": [seat for seat in range(n) if s.folded >> seat & 1],
             "points": points,
             "in_play": [[CARD_LABELS[c] for c in cards] for cards in s.played],
-            "hands": hands_shown,
+            "deciding": deciding,
             "scores": s.scores[:],
         }
-        who = ", ".join([SEAT[m] for m in met]) if met else "nobody"
+        who = ", ".join([SEAT[m] + (f" ({' '.join(deciding[m])})" if deciding[m] else "")
+                         for m in met]) if met else "nobody"
         gains = ", ".join([f"{SEAT[seat]} +{points[seat]}" for seat in range(n)])
         totals = ", ".join([f"{SEAT[seat]} {s.scores[seat]}" for seat in range(n)])
         events.append(public(

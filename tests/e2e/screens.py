@@ -36,6 +36,17 @@ def answers(result) -> list[str]:
         m.text for m in result.followups]
 
 
+async def full_rules(fake, user: User, command: str, channel) -> tuple[str, str]:
+    """`/<game> rules` as a member reads it: the quick start it answers with, then every
+    message the **Full rules** button sends (as text)."""
+    quick = await fake.slash(user, f"{command} rules", channel=channel)
+    assert quick.ephemeral
+    [button] = [b for b in quick.message.buttons() if b.get("label") == "Full rules"]
+    full = await fake.click(user, quick.message, button["custom_id"])
+    await fake.settle()
+    return quick.text, "\n".join([full.text, *(f.text for f in full.followups)])
+
+
 async def open_reference_screens(fake, d: TableDriver, user: User, game: str) -> None:
     """`/<game> rules`, `/stats`, `/leaderboard` and `/config show`: each answered once,
     without an error, privately except the leaderboard."""

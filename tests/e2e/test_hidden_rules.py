@@ -15,6 +15,7 @@ import pytest
 
 from engines.hidden_rules.decks import ACTIONS, TRIGGERS, broken
 from engines.hidden_rules.rules import Play
+from tests.e2e import screens
 from tests.e2e.driver import TableDriver, dm_updates
 
 pytestmark = pytest.mark.e2e
@@ -97,7 +98,8 @@ async def enforce_by_slash(fake, world, user, holder_name: str, hint: str):
     assert len(players) == 1, players
     holders = await fake.autocomplete(user, f"{CMD} enforce", {"player": players[0]["value"]},
                                       focused="holder", channel=world.channel)
-    assert len(holders) == 3, holders
+    # the three players' rules and, at a quiet table (the default), "unnecessary talking"
+    assert len(holders) == 4 and "Unnecessary talking" in holders[-1]["name"], holders
     pick = next(h for h in holders if holder_name in h["name"])
     return await ok(fake, world, user, "enforce", {"player": players[0]["value"],
                                                     "holder": pick["value"], "hint": hint})
@@ -443,9 +445,9 @@ async def test_referee_takes_back_broken_plays(fake, world, bots, bot):
 
 
 async def test_rules_summary_and_help(fake, world, bot):
-    result = await fake.slash(world.alice, f"{CMD} rules", channel=world.channel)
-    assert result.ephemeral and "Hidden Rules" in result.text
-    assert "Enforcing" in result.text and "Challenge" in result.text and "21" in result.text
+    quick, text = await screens.full_rules(fake, world.alice, CMD, world.channel)
+    assert "Hidden Rules" in quick and "21" in quick
+    assert "Enforcing" in text and "Challenge" in text and "Unnecessary talking" in text
     helped = await fake.slash(world.alice, "help", channel=world.channel)
     assert "/hiddenrules new" in helped.text
 

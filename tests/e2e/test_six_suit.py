@@ -25,6 +25,7 @@ from cogs.six_suit.cog import SixSuitUI
 from engines import ENGINES
 from engines.six_suit.cards import LABELS, SHARED
 from engines.six_suit.rules import Consent, Discard, Play, Predict, Veto
+from tests.e2e import screens
 from tests.e2e.driver import CONFIRM, TableDriver, dm_updates
 
 pytestmark = pytest.mark.e2e
@@ -460,10 +461,10 @@ async def test_team_game_with_teams_chosen_in_the_lobby(fake, world, bots, bot):
 
 # --------------------------------------------------------------------------- odds and ends
 async def test_rules_and_hand(fake, world, bots, bot):
-    rules = await fake.slash(world.alice, f"{CMD} rules", channel=world.channel)
-    assert rules.ephemeral
-    assert "Six suit" in rules.text and "Free time" in rules.text
-    assert "/sixsuit play card: player: pile:" in rules.text
+    quick, text = await screens.full_rules(fake, world.alice, CMD, world.channel)
+    assert "six suit" in quick  # the quick start comes first
+    assert "Six suit" in text and "Free time" in text
+    assert "/sixsuit play card: player: pile:" in text
     d = driver(fake, world, bots)
     await d.open(world.alice, [world.bob])
     hand = await fake.slash(world.bob, f"{CMD} hand", channel=world.channel)

@@ -8,6 +8,7 @@ import pytest
 from engines.cards import JOKER, Card
 from engines.core import render_seats
 from engines.suit_taboo.rules import Build, Cast, DropOut, Pick
+from tests.e2e import screens
 from tests.e2e.driver import TableDriver, dm_updates
 
 pytestmark = pytest.mark.e2e
@@ -311,11 +312,10 @@ async def test_cast_panel_offers_only_legal_steps(fake, world, bots, bot):
 
 # --------------------------------------------------------------------------- rules, hand, board
 async def test_rules_and_hand_commands(fake, world, bots, bot):
-    rules = await fake.slash(world.outsider, "suittaboo rules", channel=world.channel)
-    assert rules.ephemeral
+    _quick, text = await screens.full_rules(fake, world.outsider, "suittaboo", world.channel)
     for words in ("Build a catapult", "same number", "Drop out", "Taboo on the Wire",
                   "/suittaboo cast"):
-        assert words in rules.text, words
+        assert words in text, words
     early = await fake.slash(world.alice, "suittaboo hand", channel=world.channel)
     assert early.ephemeral and "no Suit Taboo table" in early.text
     d = driver(fake, world, bots)

@@ -9,6 +9,7 @@ import asyncio
 
 import pytest
 
+from tests.e2e import screens
 from tests.e2e.driver import TableDriver, dm_updates
 
 pytestmark = pytest.mark.e2e
@@ -269,9 +270,11 @@ async def test_stats_and_leaderboard_after_two_games(fake, world, bots, bot):
 
 
 async def test_rules_summary_has_the_condition_table(fake, world, bot):
-    result = await fake.slash(world.alice, "suspense rules", channel=world.channel)
-    assert result.ephemeral
-    assert "⚪1" in result.text and "❗" in result.text and "⚫6" in result.text
+    """`/suspense rules` shows the quick start; **Full rules** lists the 13 conditions, once."""
+    quick, text = await screens.full_rules(fake, world.alice, "suspense", world.channel)
+    assert "Goal" in quick
+    for label in ("❗", "⚪1", "⚫6"):
+        assert text.count(f"`{label}`") == 1, label
 
 
 async def test_restart_does_not_charge_the_downtime_to_the_player(fake, world, bots):

