@@ -34,6 +34,9 @@ HARD_CANDIDATES = 4  # at most this many candidate moves
 # normal AI's cost per decision so that a hard decision stays within 300 ms p95 on 2 cores.
 SEARCH_BUDGET = {"suspense": 16, "hidden_rules": 100, "suit_taboo": 320, "six_suit": 480}
 DEFAULT_BUDGET = 480
+# A searched move must beat the normal AI's move by this much (value in [0, 1]) to replace
+# it: short playouts are noisy, and the normal move is the better bet on a near tie.
+HARD_MARGIN = 0.1
 
 
 def ai_level_field() -> Any:
@@ -88,8 +91,8 @@ def _hard(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any
             world_rng = random.Random(world_seed)
             world = engine.determinize(state, seat, world_rng)
             total += _playout(engine, world, seat, move, world_rng, depth)
-        # the normal move wins ties: the search must find a real gain to overrule it
-        value = total / len(seeds) + (1e-6 if move is normal else 0.0)
+        # the normal move keeps a head start: the search must find a clear gain
+        value = total / len(seeds) + (HARD_MARGIN if move is normal else 0.0)
         if value > best_value:
             best, best_value = move, value
     return best
