@@ -31,7 +31,7 @@ from typing import Any
 from bench import ROOT, percentile, print_table
 
 MENTION = re.compile(r"<@!?(\d+)>")
-FOOTER_MOVE = re.compile(r"move (\d+)")
+TURN_BUTTON = re.compile(r"t:(\d+):turn:(\d+)")  # Take my turn carries table id and version
 CHANNEL_PATH = re.compile(r"^/channels/(\d+)")
 CONFIRM = "✅"
 
@@ -243,9 +243,11 @@ class TableSim:
         embeds = self.board.embeds or [{}]
         header = embeds[0]
         description = header.get("description") or ""
-        footer = (header.get("footer") or {}).get("text", "")
-        match = FOOTER_MOVE.search(footer)
-        version = int(match.group(1)) if match else -1
+        version = -1  # the board shows no version in its text; its Take my turn button does
+        for component in self.board.buttons():
+            match = TURN_BUTTON.fullmatch(component.get("custom_id", ""))
+            if match and int(match.group(1)) == self.table_id:
+                version = int(match.group(2))
         over = "Game over" in description or self.board.deleted
         ids = [int(m) for m in MENTION.findall(description.split("\n", 1)[0])]
         by_id = {u.id: u for u in self.users}
