@@ -213,11 +213,21 @@ async def test_turn_timer_plays_default_and_hands_seat_to_ai(fake, world, bots):
         if d.table is None or d.table.version > version:
             break
     assert d.table is None or d.table.version > version
-    await fake.settle()
-    # every version of the board counts: once both seats are AI the game may race ahead
-    texts = "\n".join(v.text for m in fake.channel_messages(world.channel)
-                      for v in m.versions())
-    assert "An AI now plays" in texts
+
+    def channel_texts() -> str:
+        # every version of the board counts: once both seats are AI the game may race ahead
+        return "\n".join(v.text for m in fake.channel_messages(world.channel)
+                         for v in m.versions())
+
+    # The takeover notice goes out through the table's delivery task after the lock is
+    # released, so it can follow the timed-out move by a moment: wait for what the channel
+    # shows (up to 20 s on a busy machine) instead of for the wire to go quiet once.
+    for _ in range(400):
+        await fake.settle()
+        if "An AI now plays" in channel_texts():
+            break
+        await asyncio.sleep(0.05)
+    assert "An AI now plays" in channel_texts()
     assert "ran out of time" in await d.history()
 
 
