@@ -15,7 +15,8 @@ import contextlib
 import hashlib
 import json
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 import discord
 
@@ -28,10 +29,12 @@ from bot.ui.text import CONTENT_LIMIT, DESCRIPTION_LIMIT, clip, shown
 
 if TYPE_CHECKING:
     from bot.app import CardTableBot
+    from bot.hooks import Hook
     from bot.tables.live import LiveTable
     from bot.tables.service import TableService
 
 log = logging.getLogger("cardtable.delivery")
+T = TypeVar("T")
 # /notify: where a player's turn pings them (stored per user, `channel` by default)
 CHANNEL, DM, OFF = "channel", "dm", "off"
 NOTIFY_MODES = (CHANNEL, DM, OFF)
@@ -53,6 +56,18 @@ def _digest(obj) -> str:
 def _add(items: list, item) -> None:
     if item not in items:
         items.append(item)
+
+
+async def _hooked(hook: Hook, call: Awaitable[T]) -> T | Literal[False]:
+    """Await a call made with an interaction token; False if Discord refused the token itself
+    (expired or unknown: the hook is dead and the caller uses the channel instead)."""
+    try:
+        return await call
+    except discord.HTTPException as exc:
+        if hook.refused(exc):
+            log.info("interaction token refused (%s); using the channel", exc)
+            return False
+        raise
 
 
 def _upload(picture: Picture | None) -> dict:
@@ -141,29 +156,59 @@ class Publisher:
     async def _repost(self, table: LiveTable, picture: Picture | None, **content) -> None:
         """Post the board anew, then delete the old one (never the other way round: a failed
         post leaves the old board in place for the retry)."""
-        channel = self.channel(table)
-        old = table.row.board_message_id
-        message = await channel.send(**content, **_upload(picture))
-        table.row.board_message_id = message.id
+        old, old_hook = table.row.board_message_id, self._board_hook(table)
+        table.row.board_message_id = await self._post_board(table, picture, **content)
         if old:
             with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(old).delete()
+                if old_hook is None or not await _hooked(
+                        old_hook, old_hook.interaction.followup.delete_message(old)):
+                    await self.channel(table).get_partial_message(old).delete()
 
     async def _edit_or_post(self, table: LiveTable, picture: Picture | None,
                             **content) -> None:
         """Edit the board in place; its `attachments` list is the new picture alone (or
-        nothing), so the old picture is replaced, never left beside the new one."""
-        channel = self.channel(table)
+        nothing), so the old picture is replaced, never left beside the new one. The edit
+        goes through the token that posted the board while it is fresh (bot.hooks)."""
         content.setdefault("view", None)
-        if table.row.board_message_id:
+        board = table.row.board_message_id
+        if board:
+            attachments = [render.picture_file(picture)] if picture else []
+            hook = self._board_hook(table)
             try:
-                await channel.get_partial_message(table.row.board_message_id).edit(
-                    **content, attachments=[render.picture_file(picture)] if picture else [])
+                if hook is not None and await _hooked(hook, hook.interaction.followup.edit_message(
+                        board, **content, attachments=attachments)):
+                    return
+                if hook is not None:  # the token was refused: a fresh file for the retry
+                    attachments = [render.picture_file(picture)] if picture else []
+                await self.channel(table).get_partial_message(board).edit(
+                    **content, attachments=attachments)
                 return
             except discord.NotFound:
                 table.row.board_message_id = None
-        message = await channel.send(**content, **_upload(picture))
-        table.row.board_message_id = message.id
+        table.row.board_message_id = await self._post_board(table, picture, **content)
+
+    def _board_hook(self, table: LiveTable) -> Hook | None:
+        """The token that posted the current board, if it can still edit and delete it."""
+        hook = table.board_hook
+        if hook is not None and not (self.bot.settings.webhook_deliveries and hook.fresh()):
+            table.board_hook = hook = None
+        return hook
+
+    async def _post_board(self, table: LiveTable, picture: Picture | None, **content) -> int:
+        """Post a new board: through the latest move's interaction when its token is ready
+        and from this channel (not bound by the global limit), else in the channel."""
+        hook = table.hook
+        if (hook is not None and self.bot.settings.webhook_deliveries
+                and hook.channel_id == table.row.channel_id and await hook.ready()):
+            sent = {key: value for key, value in content.items() if value is not None}
+            message = await _hooked(hook, hook.interaction.followup.send(
+                wait=True, **sent, **_upload(picture)))
+            if message:
+                table.board_hook = hook
+                return message.id
+        message = await self.channel(table).send(**content, **_upload(picture))
+        table.board_hook = None
+        return message.id
 
     async def _drop_legacy_notice(self, table: LiveTable) -> None:
         """Tables saved before the board carried the turn notice have a separate notice

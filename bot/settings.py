@@ -52,6 +52,10 @@ class Settings(BaseSettings):
         description="Discord allows a bot about 50 REST requests per second in total; the bot "
         "spaces its own requests to stay under this many (0 = no budget). Interaction replies "
         "never wait.")
+    webhook_deliveries: bool = Field(
+        default=True, description="Post and edit boards through the interaction token of the "
+        "move that changed them (Discord does not count those calls toward its global limit); "
+        "false = always through the channel (as before; for comparison in bench.load).")
     command_cooldown: float = Field(
         default=10.0, ge=0, le=3600,
         description="Seconds a member waits between two uses of a command that posts to the "

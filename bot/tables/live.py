@@ -16,6 +16,7 @@ from engines.core import Engine, Event
 
 if TYPE_CHECKING:
     from bot.game_ui import GameUI
+    from bot.hooks import Hook
 
 LOG_LENGTH = 4  # the board's Recent lines (bot.ui.render.RECENT_LINES); all are in History
 # What the delivery task writes while a move is being saved (it runs outside the table lock).
@@ -55,6 +56,10 @@ class LiveTable:
     finish_pending: bool = False  # over, but its result could not be recorded yet
     notices: list[str] = field(default_factory=list)  # channel notes for the delivery task
     base_board_message_id: int | None = None  # a draft's board id when it was taken
+    # Interaction tokens (bot.hooks), in memory only: the latest move's, which posts a new
+    # board, and the one that posted the current board, which edits and deletes it.
+    hook: Hook | None = None
+    board_hook: Hook | None = None
 
     # ---------------------------------------------------------------- changes
     def draft(self) -> LiveTable:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.hooks import Hook
 from bot.tables.service import TableError, need_unpaused
 from bot.ui import panel, render
 from bot.ui.components import PanelSelect, RoutedView, TableButton
@@ -357,9 +358,20 @@ class TableInteractions:
     # ------------------------------------------------------------------ acting
     async def perform(self, interaction: discord.Interaction, table: LiveTable, action: Any, *,
                       version: int | None = None, edit: bool = False) -> None:
-        """Apply a human's move and confirm it to them (ephemerally)."""
+        """Apply a human's move and confirm it to them (ephemerally). The interaction's token
+        is handed to the table's delivery (bot.hooks) once it is answered here."""
+        hook = Hook(interaction)
+        try:
+            await self._perform(interaction, table, action, version=version, edit=edit,
+                                hook=hook)
+        finally:
+            hook.answered.set()
+
+    async def _perform(self, interaction: discord.Interaction, table: LiveTable, action: Any,
+                       *, version: int | None, edit: bool, hook: Hook) -> None:
         _table, text, secrets = await self.service.act(table.id, interaction.user.id, action,
                                                        version=version)
+        table.hook = hook  # before any await: the delivery task starts after this one yields
         confirmation = "\n".join([f"✅ {text}", *(f"🤫 {line}" for line in secrets)])
         seat = table.seat_of(interaction.user.id)
         if (edit and not table.finished and seat is not None

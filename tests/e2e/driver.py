@@ -31,9 +31,11 @@ def pings(fake: FakeDiscord, user: User, channel) -> int:
     allowed_mentions letting it through (an edit never pings)."""
     count = 0
     for call in fake.calls:
-        if call.method != "POST" or call.path != f"/channels/{channel.id}/messages":
+        if call.method != "POST" or not posts_in(fake, call, channel):
             continue
         body = call.json or {}
+        if int(body.get("flags") or 0) & 64:
+            continue  # ephemeral: seen by one user, pings nobody else
         if f"<@{user.id}>" not in (body.get("content") or ""):
             continue
         allowed = body.get("allowed_mentions")
@@ -41,6 +43,36 @@ def pings(fake: FakeDiscord, user: User, channel) -> int:
                 or user.id in {int(u) for u in allowed.get("users", [])}):
             count += 1
     return count
+
+
+def posts_in(fake: FakeDiscord, call, channel) -> bool:
+    """The call posts a new message in `channel`: through the channel endpoint, or as a
+    followup of an interaction from that channel (boards go out with the move's token)."""
+    if call.path == f"/channels/{channel.id}/messages":
+        return True
+    hook = re.fullmatch(r"/webhooks/\d+/([^/]+)", call.path)
+    pending = fake._by_token.get(hook[1]) if hook else None
+    return pending is not None and pending.channel.id == channel.id
+
+
+def public_calls(fake: FakeDiscord, channel, since: int = 0) -> list:
+    """Calls that wrote what everyone in `channel` sees: channel endpoints, and the webhook
+    calls of interactions from that channel that touch public messages (followups that are
+    not ephemeral, edits and deletes by message id); the answers to the clicks themselves
+    (callbacks, @original) are not counted."""
+    found = []
+    for call in fake.calls[since:]:
+        if call.path.startswith(f"/channels/{channel.id}/"):
+            found.append(call)
+            continue
+        hook = re.fullmatch(r"/webhooks/\d+/([^/]+)(/messages/(\d+))?", call.path)
+        pending = fake._by_token.get(hook[1]) if hook else None
+        if pending is None or pending.channel.id != channel.id or call.method == "GET":
+            continue
+        if call.method == "POST" and int((call.json or {}).get("flags") or 0) & 64:
+            continue
+        found.append(call)
+    return found
 
 
 def notifying_dms(fake: FakeDiscord, user: User) -> list[Message]:

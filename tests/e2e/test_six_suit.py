@@ -26,7 +26,7 @@ from engines import ENGINES
 from engines.six_suit.cards import LABELS, SHARED
 from engines.six_suit.rules import Consent, Discard, Play, Predict, Veto
 from tests.e2e import screens
-from tests.e2e.driver import CONFIRM, TableDriver, dm_updates
+from tests.e2e.driver import CONFIRM, TableDriver, dm_updates, public_calls
 
 pytestmark = pytest.mark.e2e
 
@@ -502,8 +502,7 @@ async def test_the_board_follows_the_turn_with_a_ping_in_at_most_two_public_call
         mark = fake.mark()
         assert CONFIRM in await d.take_turn(user)
         await d.synced()
-        public = [c for c in fake.calls[mark:]
-                  if c.path.startswith(f"/channels/{world.channel.id}/")]
+        public = public_calls(fake, world.channel, mark)  # channel or the move's token
         now = d.table.engine.waiting_for(d.table.state)
         board = d.board()
         if now != waiting:
