@@ -16,7 +16,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import discord
 
@@ -58,15 +58,18 @@ def _add(items: list, item) -> None:
         items.append(item)
 
 
-async def _hooked(hook: Hook, call: Awaitable[T]) -> T | Literal[False]:
-    """Await a call made with an interaction token; False if Discord refused the token itself
-    (expired or unknown: the hook is dead and the caller uses the channel instead)."""
+REFUSED = object()  # what `_hooked` returns when the token itself was refused
+
+
+async def _hooked(hook: Hook, call: Awaitable[T]) -> T | object:
+    """Await a call made with an interaction token; REFUSED if Discord refused the token
+    itself (expired or unknown: the hook is dead and the caller uses the channel instead)."""
     try:
         return await call
     except discord.HTTPException as exc:
         if hook.refused(exc):
             log.info("interaction token refused (%s); using the channel", exc)
-            return False
+            return REFUSED
         raise
 
 
@@ -160,8 +163,8 @@ class Publisher:
         table.row.board_message_id = await self._post_board(table, picture, **content)
         if old:
             with contextlib.suppress(discord.HTTPException):
-                if old_hook is None or not await _hooked(
-                        old_hook, old_hook.interaction.followup.delete_message(old)):
+                if old_hook is None or await _hooked(
+                        old_hook, old_hook.interaction.followup.delete_message(old)) is REFUSED:
                     await self.channel(table).get_partial_message(old).delete()
 
     async def _edit_or_post(self, table: LiveTable, picture: Picture | None,
@@ -176,7 +179,7 @@ class Publisher:
             hook = self._board_hook(table)
             try:
                 if hook is not None and await _hooked(hook, hook.interaction.followup.edit_message(
-                        board, **content, attachments=attachments)):
+                        board, **content, attachments=attachments)) is not REFUSED:
                     return
                 if hook is not None:  # the token was refused: a fresh file for the retry
                     attachments = [render.picture_file(picture)] if picture else []
@@ -203,7 +206,7 @@ class Publisher:
             sent = {key: value for key, value in content.items() if value is not None}
             message = await _hooked(hook, hook.interaction.followup.send(
                 wait=True, **sent, **_upload(picture)))
-            if message:
+            if message is not REFUSED:
                 table.board_hook = hook
                 return message.id
         message = await self.channel(table).send(**content, **_upload(picture))

@@ -18,7 +18,9 @@ the callback) and only in the channel it came from (a followup lands in that cha
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 import discord
@@ -65,3 +67,15 @@ class Hook:
             self.dead = True
             return True
         return False
+
+
+@contextlib.asynccontextmanager
+async def handed_over(interaction: discord.Interaction) -> AsyncIterator[Hook]:
+    """A hook for a click or command that changes a table: the handler gives it to the table
+    (`table.hook = hook`) as soon as the change is saved, before any await, so the delivery
+    it schedules can use it; it counts as answered when the handler is done."""
+    hook = Hook(interaction)
+    try:
+        yield hook
+    finally:
+        hook.answered.set()

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.hooks import Hook
+from bot.hooks import Hook, handed_over
 from bot.tables.service import TableError, need_unpaused
 from bot.ui import panel, render
 from bot.ui.components import PanelSelect, RoutedView, TableButton
@@ -101,11 +101,13 @@ class TableInteractions:
             raise TableError(f"I can't post the board in this channel: I'm missing the "
                              f"{missing} permission here. Ask a moderator to allow it, then "
                              "press **Start** again.")
-        table = await self.service.start_game(table_id, interaction.user.id)
-        names = ", ".join(table.names)
-        await interaction.response.edit_message(
-            content=f"▶️ **{table.engine.title}** has started with {names}. The board is below.",
-            embed=None, view=None)
+        async with handed_over(interaction) as hook:
+            table = await self.service.start_game(table_id, interaction.user.id)
+            table.hook = hook  # the first board goes out with this click's token
+            names = ", ".join(table.names)
+            await interaction.response.edit_message(
+                content=f"▶️ **{table.engine.title}** has started with {names}. The board is "
+                "below.", embed=None, view=None)
 
     async def show_rules(self, interaction: discord.Interaction, ui) -> None:
         """A game's full rules text, ephemeral, over as many messages as it needs (an
@@ -359,13 +361,10 @@ class TableInteractions:
     async def perform(self, interaction: discord.Interaction, table: LiveTable, action: Any, *,
                       version: int | None = None, edit: bool = False) -> None:
         """Apply a human's move and confirm it to them (ephemerally). The interaction's token
-        is handed to the table's delivery (bot.hooks) once it is answered here."""
-        hook = Hook(interaction)
-        try:
+        goes to the table's delivery (bot.hooks): the board is posted with it."""
+        async with handed_over(interaction) as hook:
             await self._perform(interaction, table, action, version=version, edit=edit,
                                 hook=hook)
-        finally:
-            hook.answered.set()
 
     async def _perform(self, interaction: discord.Interaction, table: LiveTable, action: Any,
                        *, version: int | None, edit: bool, hook: Hook) -> None:
