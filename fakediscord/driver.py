@@ -468,9 +468,11 @@ class DriverMixin(InteractionsMixin):
         self, pending: PendingInteraction, data: JSON, timeout: float | None
     ) -> InteractionResult:
         timeout = self.default_timeout if timeout is None else timeout
-        session = self.gateway.current
+        # the shard that serves the interaction's guild (DMs: shard 0), as Discord routes it
+        session = self.gateway.for_guild(pending.guild.id if pending.guild else None)
         if session is None:
-            raise FakeDiscordError(f"{pending.description}: no bot is connected to the fake")
+            raise FakeDiscordError(f"{pending.description}: no bot is connected to the fake "
+                                   "(on the shard of its guild)")
         await self._drain_broadcasts()
         since = self.mark()
         payload = self._payload(pending, data)

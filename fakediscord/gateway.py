@@ -60,10 +60,30 @@ class GatewaySession:
     buffer: list[JSON] = field(default_factory=list)
     #: Serialises sends so frames leave in sequence order.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: The ``[shard_id, num_shards]`` the session identified with (none = ``[0, 1]``).
+    shard: tuple[int, int] = (0, 1)
 
     @property
     def live(self) -> bool:
         return self.ready and self.ws is not None and not self.ws.closed
+
+    def serves(self, guild_id: int | None) -> bool:
+        """events/gateway.mdx, Sharding: a guild's events go to shard
+        ``(guild_id >> 22) % num_shards``; DMs only to shard 0."""
+        shard_id, count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return (guild_id >> 22) % count == shard_id
+
+
+def shard_of(guild_id: int | None, count: int) -> int:
+    """The shard that receives a guild's events (DMs: shard 0)."""
+    return 0 if guild_id is None else (guild_id >> 22) % count
+
+
+def _guild_of(data: Any) -> int | None:
+    raw = data.get("guild_id") if isinstance(data, dict) else None
+    return int(raw) if raw else None
 
 
 class Gateway:
@@ -84,6 +104,11 @@ class Gateway:
         live = [s for s in self.sessions.values() if s.live]
         return live[-1] if live else None
 
+    def for_guild(self, guild_id: int | None) -> GatewaySession | None:
+        """The newest live session of the shard that serves `guild_id` (None: DMs)."""
+        live = [s for s in self.sessions.values() if s.live and s.serves(guild_id)]
+        return live[-1] if live else None
+
     async def wait_ready(self, timeout: float) -> GatewaySession:
         async with self._ready_cond:
             await asyncio.wait_for(
@@ -93,9 +118,11 @@ class Gateway:
         return self.current
 
     async def dispatch(self, event: str, data: JSON, *, intent: int | None = None) -> None:
-        """Send an op-0 event to every live session (that has ``intent``, if given)."""
+        """Send an op-0 event to every live session (that has ``intent``, if given) of the
+        shard that serves the event's guild (shard 0 for events without one)."""
+        guild_id = _guild_of(data)
         for session in list(self.sessions.values()):
-            if not session.ready:
+            if not session.ready or not session.serves(guild_id):
                 continue
             if intent is not None and not session.intents & intent:
                 continue
@@ -176,20 +203,30 @@ class Gateway:
             _log.warning("fake gateway ignoring op %s", op)
         return session
 
-    async def _identify(self, ws: web.WebSocketResponse, data: JSON) -> GatewaySession:
+    async def _identify(self, ws: web.WebSocketResponse, data: JSON) -> GatewaySession | None:
         self.identify_count += 1
         fake = self.fake
+        shard = self._shard(data.get("shard"))
+        if shard is None:  # topics/opcodes-and-status-codes.mdx: 4010 Invalid shard
+            await ws.close(code=4010, message=b"Invalid shard.")
+            return None
+        guilds = [g for g in fake.guilds.values() if shard_of(g.id, shard[1]) == shard[0]]
+        if len(guilds) > fake.max_guilds_per_shard:  # 4011 Sharding required
+            await ws.close(code=4011, message=b"Sharding required.")
+            return None
         session = GatewaySession(
             session_id=secrets.token_hex(16),
             token=str(data.get("token", "")),
             intents=int(data.get("intents", 0)),
+            shard=shard,
         )
         session.ws = ws
         self.sessions[session.session_id] = session
         ready = {
             "v": 10,
             "user": {**fake.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in fake.guilds.values()],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
+            "shard": list(shard),
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": fake.gateway_url,
@@ -205,13 +242,27 @@ class Gateway:
         }
         session.ready = True
         await self.send_event(session, "READY", ready)
-        for guild in list(fake.guilds.values()):
+        for guild in guilds:
             await self.send_event(
                 session, "GUILD_CREATE", self.guild_create_payload(session, guild)
             )
         async with self._ready_cond:
             self._ready_cond.notify_all()
         return session
+
+    @staticmethod
+    def _shard(raw: Any) -> tuple[int, int] | None:
+        """IDENTIFY's ``shard`` array, checked as Discord does: two integers, the count at
+        least 1 and the id below it (absent = ``[0, 1]``). None = invalid (close 4010)."""
+        if raw is None:
+            return (0, 1)
+        if (not isinstance(raw, list) or len(raw) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in raw)):
+            return None
+        shard_id, count = raw
+        if count < 1 or not 0 <= shard_id < count:
+            return None
+        return (shard_id, count)
 
     def guild_create_payload(self, session: GatewaySession, guild: Any) -> JSON:
         """Members are all sent only with the GUILD_MEMBERS intent (then no chunking is needed)."""

@@ -442,7 +442,7 @@ class RestMixin(WorldMixin):
         return json_response(
             {
                 "url": url,
-                "shards": 1,
+                "shards": self.recommended_shards,  # type: ignore[attr-defined]
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,

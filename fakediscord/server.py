@@ -38,6 +38,10 @@ class FakeDiscord(DriverMixin):
         self.ack_deadline = ack_deadline
         #: Seconds an interaction token works for followups and edits (Discord: 15 minutes).
         self.token_lifetime = TOKEN_LIFETIME
+        # Sharding (events/gateway.mdx): GET /gateway/bot recommends `recommended_shards`; an
+        # IDENTIFY whose shard would hold more guilds than this is closed with 4011.
+        self.recommended_shards = 1
+        self.max_guilds_per_shard = 2500
         #: Default wait for the bot's answer in slash/click/... (seconds).
         self.default_timeout = timeout
         #: Refuse /commands the member could not see (default_member_permissions, DM

@@ -249,7 +249,7 @@ class WorldMixin:
         async def send() -> None:
             if guild is not None:
                 for session in list(gateway.sessions.values()):
-                    if session.ready:
+                    if session.ready and session.serves(guild.id):
                         await gateway.send_event(
                             session, event, gateway.guild_create_payload(session, guild)
                         )
