@@ -174,6 +174,16 @@ async def _fresh_only(interaction: discord.Interaction) -> bool:
     return not too_late(interaction)
 
 
+class ShardedCardTableBot(CardTableBot, commands.AutoShardedBot):
+    """The bot on some of Discord's shards (SHARD_COUNT, SHARD_IDS): discord.py's own
+    AutoShardedBot runs one gateway connection per shard in this process."""
+
+
 def create_bot(settings: Settings, **kwargs) -> CardTableBot:
     """Build a fresh bot (no module-level bot object, so tests can make many)."""
+    if settings.shard_count is not None:
+        kwargs.setdefault("shard_count", settings.shard_count)
+        if settings.shard_ids is not None:
+            kwargs.setdefault("shard_ids", list(settings.shard_ids))
+        return ShardedCardTableBot(settings, **kwargs)
     return CardTableBot(settings, **kwargs)

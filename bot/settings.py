@@ -6,10 +6,10 @@ Every setting is documented in `.env.example`; the names here are the environmen
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -74,6 +74,15 @@ class Settings(BaseSettings):
         default=True, description="Cards also as pictures where servers and members want them "
         "(false = text only everywhere, whatever /config server pictures says).")
 
+    shard_count: int | None = Field(
+        default=None, ge=1, le=10_000,
+        description="Discord shards in all (every process of the bot uses the same number); "
+        "empty = one process, unsharded (up to 2,500 servers).")
+    shard_ids: Annotated[list[int] | None, NoDecode] = Field(
+        default=None, description="The shards this process runs, a comma list such as 0,1 "
+        "(needs SHARD_COUNT; empty = all of them). Each process owns the tables of the "
+        "servers on its shards; python -m bot.launcher sets it per process.")
+
     game_seed: int | None = Field(
         default=None, description="Advanced, for tests and demos: derive every game's shuffle "
         "from this number (and the table id) instead of the system's randomness.")
@@ -82,6 +91,32 @@ class Settings(BaseSettings):
         "testing); empty = the real Discord.")
     discord_gateway_url: str | None = Field(
         default=None, description="Advanced: gateway URL to use with DISCORD_API_BASE.")
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _shard_list(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [int(part) for part in value.replace(" ", "").split(",") if part] or None
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.shard_ids is not None:
+            if self.shard_count is None:
+                raise ValueError("SHARD_IDS needs SHARD_COUNT")
+            if len(set(self.shard_ids)) != len(self.shard_ids) or not all(
+                    0 <= i < self.shard_count for i in self.shard_ids):
+                raise ValueError(f"SHARD_IDS must be distinct numbers from 0 to "
+                                 f"{self.shard_count - 1} (SHARD_COUNT - 1)")
+        return self
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this process runs the shard of `guild_id` (Discord's rule: `(guild_id
+        >> 22) % shard_count`; DMs and tables without a server are shard 0's)."""
+        if self.shard_count is None:
+            return True
+        shard = 0 if guild_id is None else (guild_id >> 22) % self.shard_count
+        return self.shard_ids is None or shard in self.shard_ids
 
     @field_validator("sqlite_synchronous", mode="before")
     @classmethod

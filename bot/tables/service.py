@@ -132,7 +132,10 @@ class TableService:
             raise StorageUnavailable(f"The database file {self.storage.path} is corrupt "
                                      f"({exc}); restore it from a backup or move it away to "
                                      "start with an empty one.") from exc
+        settings = self.bot.settings
         for row in rows:
+            if not settings.owns(row.guild_id):
+                continue  # another process runs this server's shard (SHARD_IDS)
             try:
                 if isinstance(row, UnreadableRow):
                     raise ValueError(row.reason)

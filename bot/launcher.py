@@ -1,0 +1,104 @@
+"""Run the bot as N processes on disjoint shards, and restart any that dies.
+
+    python -m bot.launcher --processes 2            # SHARD_COUNT from the environment, or N
+
+Shard k goes to process k % N (SHARD_IDS), every process gets the same SHARD_COUNT, so each
+server's events reach exactly one process, which owns that server's tables. A process that
+exits (crash, kill -9, out of memory) is started again with the same shards after a short
+pause that grows while it keeps dying; its tables are picked up from the database as after
+any restart. SIGTERM/SIGINT stop every process and then the launcher.
+
+Several processes need one database they all reach (PostgreSQL, DATABASE_URL): on SQLite the
+second process on the same file is refused (bot/ownership.py), so there the launcher is
+meant for one process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+import time
+
+log = logging.getLogger("cardtable.launcher")
+BACKOFF_START, BACKOFF_MAX = 1.0, 60.0
+STABLE_SECONDS = 60.0  # a process that ran this long before dying is restarted at once
+
+
+def assign(shard_count: int, processes: int) -> list[list[int]]:
+    """Shard ids for each process: shard k runs in process k % processes."""
+    if not 1 <= processes <= shard_count:
+        raise ValueError(f"--processes must be between 1 and SHARD_COUNT ({shard_count})")
+    return [list(range(p, shard_count, processes)) for p in range(processes)]
+
+
+class Launcher:
+    def __init__(self, processes: int, shard_count: int, command: list[str]) -> None:
+        self.plan = assign(shard_count, processes)
+        self.shard_count = shard_count
+        self.command = command
+        self.children: dict[int, asyncio.subprocess.Process] = {}
+        self.restarts = 0
+        self._stopping = asyncio.Event()
+
+    def env(self, index: int) -> dict[str, str]:
+        return dict(os.environ, SHARD_COUNT=str(self.shard_count),
+                    SHARD_IDS=",".join(map(str, self.plan[index])))
+
+    async def keep(self, index: int) -> None:
+        """Run process `index` until the launcher stops, restarting it when it dies."""
+        backoff = BACKOFF_START
+        while not self._stopping.is_set():
+            started = time.monotonic()
+            child = await asyncio.create_subprocess_exec(*self.command, env=self.env(index))
+            self.children[index] = child
+            log.info("process %d (shards %s) started: pid %d", index, self.plan[index],
+                     child.pid)
+            code = await child.wait()
+            if self._stopping.is_set():
+                return
+            self.restarts += 1
+            if time.monotonic() - started > STABLE_SECONDS:
+                backoff = BACKOFF_START
+            log.warning("process %d (pid %d) exited with %s; restarting in %.0f s", index,
+                        child.pid, code, backoff)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), backoff)
+            backoff = min(BACKOFF_MAX, backoff * 2)
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, self.stop)
+        await asyncio.gather(*(self.keep(i) for i in range(len(self.plan))))
+
+    def stop(self) -> None:
+        self._stopping.set()
+        for child in self.children.values():
+            if child.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    child.terminate()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bot.launcher", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--processes", type=int, required=True)
+    parser.add_argument("--shards", type=int, default=None,
+                        help="shards in all (default: SHARD_COUNT, else --processes)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    shard_count = args.shards or int(os.environ.get("SHARD_COUNT") or args.processes)
+    try:
+        launcher = Launcher(args.processes, shard_count, [sys.executable, "-m", "bot"])
+    except ValueError as exc:
+        parser.error(str(exc))
+    asyncio.run(launcher.run())
+
+
+if __name__ == "__main__":
+    main()

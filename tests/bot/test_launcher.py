@@ -1,0 +1,39 @@
+"""bot.launcher: N processes on disjoint shards, a dead one started again (issue #20)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+import pytest
+
+import bot.launcher as launcher
+
+
+def test_shards_are_split_across_processes_without_overlap():
+    assert launcher.assign(4, 2) == [[0, 2], [1, 3]]
+    assert launcher.assign(3, 3) == [[0], [1], [2]]
+    with pytest.raises(ValueError):
+        launcher.assign(2, 3)
+
+
+async def test_a_process_that_dies_is_started_again_with_the_same_shards(tmp_path,
+                                                                         monkeypatch):
+    monkeypatch.setattr(launcher, "BACKOFF_START", 0.01)
+    log = tmp_path / "starts"
+    code = ("import os, sys; f = open(sys.argv[1], 'a'); "
+            "f.write(os.environ['SHARD_COUNT'] + ':' + os.environ['SHARD_IDS'] + '\\n'); "
+            "f.close()\nif os.environ['SHARD_IDS'].startswith('0'): sys.exit(1)\n")
+    # process 0 exits at once (and is restarted); process 1 stays up until stopped
+    command = [sys.executable, "-c", code + "import time; time.sleep(60)", str(log)]
+    runner = launcher.Launcher(2, 4, command)
+    task = asyncio.create_task(runner.run())
+    for _ in range(1000):
+        lines = log.read_text().splitlines() if log.exists() else []
+        if lines.count("4:0,2") >= 3 and "4:1,3" in lines:
+            break
+        await asyncio.sleep(0.02)
+    runner.stop()
+    await asyncio.wait_for(task, 30)
+    assert lines.count("4:0,2") >= 3 and lines.count("4:1,3") == 1
+    assert runner.restarts >= 2
