@@ -5,7 +5,8 @@
 Shard k goes to process k % N (SHARD_IDS), every process gets the same SHARD_COUNT, so each
 server's events reach exactly one process, which owns that server's tables. A process that
 exits (crash, kill -9, out of memory) is started again with the same shards after a short
-pause that grows while it keeps dying; its tables are picked up from the database as after
+pause that grows while it keeps dying (REST_REQUESTS_PER_SECOND is split between the
+processes: Discord's global limit is the bot's, whatever the number of processes); its tables are picked up from the database as after
 any restart. SIGTERM/SIGINT stop every process and then the launcher.
 
 Several processes need one database they all reach (PostgreSQL, DATABASE_URL): on SQLite the
@@ -26,6 +27,7 @@ import time
 
 log = logging.getLogger("cardtable.launcher")
 BACKOFF_START, BACKOFF_MAX = 1.0, 60.0
+DEFAULT_BUDGET = 45  # bot.settings' REST_REQUESTS_PER_SECOND default
 STABLE_SECONDS = 60.0  # a process that ran this long before dying is restarted at once
 
 
@@ -46,8 +48,14 @@ class Launcher:
         self._stopping = asyncio.Event()
 
     def env(self, index: int) -> dict[str, str]:
+        """Process `index`'s environment: its shards, and its share of the request budget.
+        Discord's global limit is per bot token, not per process, so N processes each
+        spacing themselves to 45/s would together send N × 45: each gets 1/N of it."""
+        budget = int(os.environ.get("REST_REQUESTS_PER_SECOND") or DEFAULT_BUDGET)
+        share = max(1, budget // len(self.plan)) if budget else 0
         return dict(os.environ, SHARD_COUNT=str(self.shard_count),
-                    SHARD_IDS=",".join(map(str, self.plan[index])))
+                    SHARD_IDS=",".join(map(str, self.plan[index])),
+                    REST_REQUESTS_PER_SECOND=str(share))
 
     async def keep(self, index: int) -> None:
         """Run process `index` until the launcher stops, restarting it when it dies."""

@@ -37,3 +37,13 @@ async def test_a_process_that_dies_is_started_again_with_the_same_shards(tmp_pat
     await asyncio.wait_for(task, 30)
     assert lines.count("4:0,2") >= 3 and lines.count("4:1,3") == 1
     assert runner.restarts >= 2
+
+
+def test_the_request_budget_is_shared_between_the_processes(monkeypatch):
+    """Discord's global limit is per bot: 2 processes get 22 requests/s each of the 45."""
+    monkeypatch.delenv("REST_REQUESTS_PER_SECOND", raising=False)
+    runner = launcher.Launcher(2, 2, ["true"])
+    assert runner.env(0)["REST_REQUESTS_PER_SECOND"] == "22"
+    assert runner.env(1)["SHARD_IDS"] == "1" and runner.env(1)["SHARD_COUNT"] == "2"
+    monkeypatch.setenv("REST_REQUESTS_PER_SECOND", "0")
+    assert runner.env(0)["REST_REQUESTS_PER_SECOND"] == "0"
