@@ -105,7 +105,11 @@ async def test_under_discords_global_limit_the_bot_spaces_its_requests_and_gets_
     stats = fake.rate_limit_stats
     assert stats.global_ == 0 and stats.total == 0, stats
     assert bot.request_budget is not None and bot.request_budget.waits > 0
-    # nothing was lost on the way: the board shows the latest move
+    # nothing was lost on the way: the board shows the latest move (the AI seat's move after
+    # the last human one included: boards go out through the click's token, outside the
+    # budget, so the human move's delivery can finish before the AI has moved)
+    await driver._wait_for_ai_idle()
+    await driver.synced()
     assert driver.table.meta.get("delivered_version") == driver.table.version
     driver.assert_no_leaks()
 
