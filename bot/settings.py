@@ -30,6 +30,11 @@ class Settings(BaseSettings):
     database_path: Path = Field(
         default=ROOT / "data" / "cardtable.db",
         description="SQLite file holding tables, results, stats and server settings.")
+    database_url: str | None = Field(
+        default=None, description="postgresql://user:password@host:5432/db to share one "
+        "PostgreSQL database between shard processes; empty = the SQLite file DATABASE_PATH. "
+        "Shard ownership (advisory locks) uses it today; the PostgreSQL storage backend is "
+        "not built yet.")
     dev_guild_id: int | None = Field(
         default=None, description="If set, slash commands are synced to this server only "
         "(instant); otherwise globally (can take up to an hour to appear).")
@@ -117,6 +122,13 @@ class Settings(BaseSettings):
             return True
         shard = 0 if guild_id is None else (guild_id >> 22) % self.shard_count
         return self.shard_ids is None or shard in self.shard_ids
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("postgresql://", "postgres://")):
+            raise ValueError("must start with postgresql:// (or be empty for SQLite)")
+        return value
 
     @field_validator("sqlite_synchronous", mode="before")
     @classmethod

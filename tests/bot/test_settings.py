@@ -132,3 +132,11 @@ def test_arrange_teams_seats_teams_alternately_and_honours_choices():
         arrange_teams([{"team": 0}, {"team": 0}, {"team": 0}, {}], 2)
     with pytest.raises(TableError, match="equal teams"):
         arrange_teams([{}, {}, {}], 2)
+
+
+def test_database_url_must_be_postgresql():
+    assert load_settings(database_url="postgresql://bot@db:5432/cards").database_url
+    assert load_settings().database_url is None or load_settings().database_url.startswith(
+        "postgres")
+    with pytest.raises(SettingsError, match="malformed"):
+        load_settings(database_url="mysql://x@y/z")
