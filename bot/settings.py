@@ -49,6 +49,13 @@ class Settings(BaseSettings):
     ai_delay: float = Field(default=1.5, ge=0, le=30,
                             description="Pause in seconds before an AI seat moves, so humans "
                             "can follow the game.")
+    ai_workers: int = Field(default=1, ge=0, le=16,
+                            description="Processes that run hard AI decisions (started on the "
+                            "first one), so a search never stalls the bot; 0 = in a thread.")
+    ai_worker_timeout: float = Field(default=10.0, gt=0, le=300,
+                                     description="Seconds a hard AI decision may take in the "
+                                     "worker before the seat plays the normal AI's move "
+                                     "instead (and the worker is restarted).")
     timer_tick: float = Field(default=1.0, gt=0, le=60,
                               description="How often turn timers are checked, in seconds.")
 

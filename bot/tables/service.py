@@ -104,9 +104,12 @@ class TableService:
         self._notify: dict[int, str] = {}  # user id -> /notify choice
         self._history: list[tuple[int, int, str]] = []  # lines waiting for the next batch
         self._flush_lock = asyncio.Lock()
+        from bot.ai_worker import AiWorker
         from bot.delivery import Publisher
 
         self.publisher = Publisher(bot, self)
+        self.ai_worker = AiWorker(workers=bot.settings.ai_workers,
+                                  timeout=bot.settings.ai_worker_timeout)
 
     @property
     def storage(self):
@@ -199,6 +202,7 @@ class TableService:
                         task.cancel()
                         tasks.append(task)
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.ai_worker.close()
         if self._flush_task and not self._flush_task.done():
             self._flush_task.cancel()
             await asyncio.gather(self._flush_task, return_exceptions=True)
@@ -620,7 +624,7 @@ class TableService:
                     seat, _required = pick
                     state, version = table.state, table.version
                 rng = random.Random(f"{table.meta.get('seed')}:{version}:{seat}")
-                action = await asyncio.to_thread(table.engine.ai_action, state, seat, rng)
+                action = await self._ai_move(table.engine, state, seat, rng)
                 async with table.lock:
                     if table.finished or table.version != version:
                         continue
@@ -652,6 +656,15 @@ class TableService:
             raise
         except Exception:
             log.exception("table %s: AI task failed", table.id)
+
+    async def _ai_move(self, engine, state, seat: int, rng: random.Random):
+        """Hard decisions search for up to ~300 ms: they run in the worker process (see
+        bot.ai_worker) so the loop is never held; the others take a millisecond."""
+        from engines.ai_levels import level_of
+
+        if level_of(engine, state) == "hard" and self.settings.ai_workers > 0:
+            return await self.ai_worker.choose(engine, state, seat, rng)
+        return await asyncio.to_thread(engine.ai_action, state, seat, rng)
 
     # ------------------------------------------------------------------ timers
     def _reset_deadline(self, table: LiveTable, *, force: bool = False,

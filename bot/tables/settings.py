@@ -109,6 +109,12 @@ def parse_value(raw: str, field: FieldInfo) -> Any:
     kinds, nullable = _kinds(field.annotation)
     if nullable and low in _NONE:
         return None
+    if typing.get_origin(field.annotation) is typing.Literal:  # e.g. ai_level easy/normal/hard
+        values = [str(v) for v in typing.get_args(field.annotation)]
+        if low in values:
+            return low
+        raise OptionsError(f"{echo(text)} isn't one of " + ", ".join(f"`{v}`" for v in values)
+                           + ".")
     if bool in kinds:
         if low in _TRUE:
             return True

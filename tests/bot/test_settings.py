@@ -93,6 +93,17 @@ def test_typed_values_are_read_as_their_option_says():
         resolve_options(ENGINES["suspense"], {"points_target": True})
 
 
+def test_a_choice_option_takes_one_of_its_values_typed():
+    """`ai_level` (easy / normal / hard) could not be typed at all: every text was refused."""
+    from engines import ENGINES
+
+    for name, engine in ENGINES.items():
+        options, _ = resolve_options(engine, {"ai_level": "Hard"})
+        assert options.ai_level == "hard", name
+    with pytest.raises(OptionsError, match="`easy`, `normal`, `hard`"):
+        resolve_options(ENGINES["taboo"], {"ai_level": "expert"})
+
+
 def test_option_text_too_long_or_with_odd_keys_is_refused_briefly():
     for text in ("a=1 " * 2000, "x" * 6000 + "=1", "tür=1", "a=\"open"):
         with pytest.raises(OptionsError) as caught:
