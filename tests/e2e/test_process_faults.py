@@ -165,3 +165,40 @@ async def test_a_confirmed_move_survives_kill_9(fake, world, database, tmp_path)
     finally:
         proc.send_signal(signal.SIGTERM)
         await asyncio.wait_for(proc.wait(), 30)
+
+
+async def test_a_process_that_loses_its_postgresql_session_stops_with_status_3(
+        fake, world, tmp_path):
+    """Its shards may be another process's now: it stops (status 3, one sentence on what
+    to do), and a new process takes over from the database."""
+    import asyncpg
+
+    await require_postgres()
+    async with fresh_postgres_database() as url:
+        database = Database("postgresql", url)
+        proc = await _spawn(fake, world, database, tmp_path)
+        try:
+            name = dict(p.split("=", 1) for p in url.split("?", 1)[1].split("&"))
+            conn = await asyncpg.connect(url)
+            try:  # as a server restart or a failover does to every session of the bot
+                ended = await conn.fetchval(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE application_name = $1 AND pid <> pg_backend_pid()",
+                    name["application_name"])
+            finally:
+                await conn.close()
+            assert ended >= 1
+            code = await asyncio.wait_for(proc.wait(), 30)
+            log = (await proc.drain).decode(errors="replace")
+            assert code == 3, log
+            assert "lost its PostgreSQL session" in log.splitlines()[-1], log
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+        proc = await _spawn(fake, world, database, tmp_path)  # it takes its shards back
+        try:
+            assert (await fake.slash(world.alice, "help", channel=world.channel)).ephemeral
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            assert await asyncio.wait_for(proc.wait(), 30) == 0
