@@ -81,6 +81,15 @@ async def test_the_host_removes_an_ai_seat_and_a_player_before_the_start(fake, w
     await fake.select(world.alice, lobby, menu["custom_id"], ["1"])  # and bob
     assert [s["name"] for s in table.seats] == ["alice", "🤖 Babbage"]
     assert "bob" not in lobby.text
+    # a removed player can't come straight back; others still can, and so can AI seats
+    version = table.version
+    back = await fake.click(world.bob, lobby, d_join := next(
+        b["custom_id"] for b in lobby.buttons() if b.get("label") == "Join"))
+    assert back.ephemeral and "The host removed you from this lobby" in back.text
+    assert table.version == version and "bob" not in lobby.text
+    assert not (await fake.click(world.carol, lobby, d_join)).ephemeral
+    await fake.click(world.alice, lobby, ai)
+    assert [s["name"] for s in table.seats] == ["alice", "🤖 Babbage", "carol", "🤖 Ada"]
 
 
 async def test_an_idle_lobby_closes_after_the_servers_setting(fake, world, bots):
