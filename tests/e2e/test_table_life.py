@@ -92,6 +92,25 @@ async def test_the_host_removes_an_ai_seat_and_a_player_before_the_start(fake, w
     assert [s["name"] for s in table.seats] == ["alice", "🤖 Babbage", "carol", "🤖 Ada"]
 
 
+async def test_the_host_leaving_the_lobby_hands_it_over_and_the_last_one_closes_it(
+        fake, world, bots, bot):
+    lobby = (await fake.slash(world.alice, "taboo new", channel=world.channel)).message
+    join = next(b["custom_id"] for b in lobby.buttons() if b.get("label") == "Join")
+    leave = next(b["custom_id"] for b in lobby.buttons() if b.get("label") == "Leave")
+    await fake.click(world.bob, lobby, join)
+    await fake.click(world.carol, lobby, join)
+    table = bot.tables.in_channel(world.channel.id)
+    await fake.click(world.alice, lobby, leave)
+    assert table.row.host_id == world.bob.id, "the next player hosts"
+    assert f"<@{world.bob.id}> 👑" in lobby.text and f"<@{world.alice.id}>" not in lobby.text
+    start = next(b["custom_id"] for b in lobby.buttons() if b.get("label") == "Start")
+    assert (await fake.click(world.carol, lobby, start)).ephemeral, "carol doesn't host"
+    await fake.click(world.bob, lobby, leave)
+    await fake.click(world.carol, lobby, leave)
+    assert "everyone left" in lobby.text and not lobby.buttons()
+    assert bot.tables.in_channel(world.channel.id) is None
+
+
 async def test_an_idle_lobby_closes_after_the_servers_setting(fake, world, bots):
     bot = await bots.start(timer_tick=0.05)
     refused = await fake.slash(world.alice, "config server",
