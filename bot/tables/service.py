@@ -351,6 +351,10 @@ class TableService:
             self._need_lobby(table)
             if table.seat_of(user_id) is not None:
                 raise TableError("You're already seated at this table.")
+            if user_id in (table.meta.get("removed") or []):
+                raise TableError("The host removed you from this lobby, so you can't join it "
+                                 "again. You can open a lobby of your own with "
+                                 f"`/{table.ui.command} new` in another channel.")
             if len(table.seats) >= table.engine.max_players:
                 raise TableError(f"The table is full ({table.engine.max_players} seats).")
             draft = table.draft()
@@ -382,7 +386,8 @@ class TableService:
 
     async def remove_seat(self, table_id: int, user_id: int, seat: int) -> tuple[LiveTable, str]:
         """The host removes an AI seat or a player from the lobby (not themselves: they use
-        Leave). Returns the table and the removed seat's name."""
+        Leave). A removed player can't join that lobby again (else removing would only
+        cost them a click). Returns the table and the removed seat's name."""
         table = self.get(table_id)
         async with table.lock:
             self._need_lobby(table)
@@ -395,6 +400,8 @@ class TableService:
                                  "the next player) or **Cancel**.")
             draft = table.draft()
             removed = draft.seats.pop(seat)
+            if removed.get("user_id") and not removed.get("ai"):
+                draft.meta.setdefault("removed", []).append(removed["user_id"])
             await self._save(table, draft)
         return table, removed["name"]
 
