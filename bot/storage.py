@@ -123,6 +123,29 @@ MIGRATIONS: list[tuple[int, Migration]] = [
         PRIMARY KEY (table_id, seq)
     );
     """),
+    # Replays (issue 18). Written to run unchanged on SQLite and PostgreSQL: BIGINT for ids
+    # (Discord snowflakes need 64 bits), DOUBLE PRECISION for times (PostgreSQL's REAL has
+    # 24 bits, too few for a Unix time). A running game's moves are JSON lines appended to
+    # `game_tables.actions` by the very statement that saves each move, and moved in
+    # chunks to `table_moves` off the move path (see spill_actions) so the row stays small;
+    # `match_records` keeps them, with the seed, options and seats, once the game is over.
+    (5, """
+    ALTER TABLE game_tables ADD COLUMN actions TEXT NOT NULL DEFAULT '';
+    CREATE TABLE table_moves (
+        table_id BIGINT  NOT NULL,
+        seq      INTEGER NOT NULL,
+        lines    TEXT    NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    );
+    CREATE TABLE match_records (
+        match_id    BIGINT           PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+        guild_id    BIGINT,
+        game        TEXT             NOT NULL,
+        record      TEXT             NOT NULL,
+        finished_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX match_records_by_time ON match_records (finished_at);
+    """),
 ]
 
 SYNCHRONOUS_MODES = ("FULL", "NORMAL")
@@ -172,6 +195,9 @@ class TableRow:
     meta: dict[str, Any] = field(default_factory=dict)
     created_at: float = 0.0
     started_at: float | None = None
+    # Move lines (bot.replay.record) to append to the stored `actions` with the next save;
+    # the stored list itself is not loaded (only a finished game's record reads it).
+    actions_tail: str = ""
 
 
 @dataclass
@@ -205,7 +231,9 @@ _SAVE_BATCH = 200  # saves per statement
 _SAVE_COLUMNS = (("id", "INTEGER"), ("expected", "INTEGER"), ("status", "TEXT"),
                  ("host_id", "INTEGER"), ("seats", "TEXT"), ("options", "TEXT"),
                  ("state", "TEXT"), ("version", "INTEGER"), ("board_message_id", "INTEGER"),
-                 ("meta", "TEXT"), ("started_at", "REAL"), ("updated_at", "REAL"))
+                 ("meta", "TEXT"), ("started_at", "REAL"), ("updated_at", "REAL"),
+                 ("actions", "TEXT"))
+_APPENDED = ("actions",)  # columns a save appends to instead of replacing
 _META_BATCH = 500  # tables per meta statement
 _META_COLUMNS = (("id", "INTEGER"), ("board_message_id", "INTEGER"), ("meta", "TEXT"),
                  ("updated_at", "REAL"))
@@ -532,7 +560,8 @@ class Storage:
         now = self._stamp()
         rows = [(row.id, expected, row.status, row.host_id, json.dumps(row.seats),
                  json.dumps(row.options), row.state, row.version, row.board_message_id,
-                 json.dumps(row.meta), row.started_at, now) for row, expected, _ in batch]
+                 json.dumps(row.meta), row.started_at, now, row.actions_tail)
+                for row, expected, _ in batch]
         # The statement runs to its end even if the task that started it is cancelled, so
         # the batch's outcome is handed out when it ends, not by this task.
         write = asyncio.ensure_future(self._write_batch(batch, rows, now))
@@ -566,7 +595,7 @@ class Storage:
 
     async def _update_rows(self, batch: SaveBatch, rows: list[tuple], stamp: float) -> set[int]:
         """Run one batch's UPDATE; the ids of the rows it wrote."""
-        return await self._db.update_rows(_SAVE_COLUMNS, rows, stamp=stamp)
+        return await self._db.update_rows(_SAVE_COLUMNS, rows, stamp=stamp, appended=_APPENDED)
 
     @_writes
     async def save_meta(self, table: TableRow) -> None:
@@ -587,13 +616,36 @@ class Storage:
 
     @_writes
     async def delete_table(self, table_id: int) -> None:
-        await self._db.writer.execute("DELETE FROM game_tables WHERE id=?", table_id)
+        async with self._db.transaction() as tx:
+            await tx.execute("DELETE FROM table_moves WHERE table_id=?", table_id)
+            await tx.execute("DELETE FROM game_tables WHERE id=?", table_id)
+
+    @_writes
+    async def spill_actions(self, table_ids: list[int]) -> None:
+        """Move these tables' move lines out of their rows into `table_moves`, as one chunk
+        each, in one transaction. Every save appends to the row (one statement, nothing
+        else on the move path); without this a long game's row would grow with every move
+        and be rewritten whole by each save (a 1,600-move Six Suit game wrote 142 MB of
+        log for its saves instead of 14 MB: bench.move_log)."""
+        if not table_ids:
+            return
+        marks = ",".join("?" * len(table_ids))
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO table_moves (table_id, seq, lines) "
+                "SELECT g.id, (SELECT COUNT(*) FROM table_moves m WHERE m.table_id = g.id), "
+                f"g.actions FROM game_tables g WHERE g.id IN ({marks}) AND g.actions <> ''",
+                *table_ids)
+            await tx.execute(
+                f"UPDATE game_tables SET actions = '' WHERE id IN ({marks})", *table_ids)
 
     # ------------------------------------------------------------------ results
     @_writes
     async def finish_table(self, table: TableRow, *, scores: dict[int, float],
-                           winners: Iterable[int], reason: str, finished_at: float) -> int:
-        """Record a finished game, update stats and drop the table, all in one transaction.
+                           winners: Iterable[int], reason: str, finished_at: float,
+                           record: str | None = None) -> int:
+        """Record a finished game, update stats, keep its replay `record` (JSON, see
+        bot.replay.record) and drop the table, all in one transaction.
 
         `scores`/`winners` are by seat; seats without a user id (AI) get no stats row.
         """
@@ -611,6 +663,11 @@ class Storage:
                 table.guild_id, table.channel_id, table.game, json.dumps(players),
                 json.dumps({str(k): v for k, v in scores.items()}), json.dumps(sorted(winners)),
                 reason, table.started_at, finished_at, duration, json.dumps(table.options))
+            if record is not None:
+                await tx.execute(
+                    "INSERT INTO match_records (match_id, guild_id, game, record, finished_at) "
+                    "VALUES (?,?,?,?,?)", match_id, table.guild_id, table.game, record,
+                    finished_at)
             if table.guild_id is not None:
                 for player in players:
                     # an AI seat has no user id; a human whom an AI replaced (time ran out)
@@ -632,8 +689,35 @@ class Storage:
                         "last_played=excluded.last_played",
                         table.guild_id, table.game, player["user_id"], player["name"],
                         won, points, finished_at)
+            await tx.execute("DELETE FROM table_moves WHERE table_id=?", table.id)
             await tx.execute("DELETE FROM game_tables WHERE id=?", table.id)
         return match_id
+
+    async def table_actions(self, table_id: int) -> str:
+        """A table's stored move lines (bot.replay.record), "" if there are none;
+        StorageError if the database can't be read."""
+        try:  # one statement: a spill can't move lines between two reads
+            rows = await self._db.fetch(
+                "SELECT seq, lines FROM table_moves WHERE table_id=? UNION ALL "
+                "SELECT -1, actions FROM game_tables WHERE id=? ORDER BY 1",
+                table_id, table_id)
+        except self._db.errors as exc:
+            raise _storage_error(exc, self._db.errors) from exc
+        # the spilled chunks in order, then what is still in the row (seq -1 sorts first)
+        return "".join(r[1] for r in rows if r[0] >= 0) + "".join(r[1] for r in rows
+                                                                  if r[0] < 0)
+
+    async def match_record(self, match_id: int) -> str | None:
+        """A finished game's replay record (JSON), None if none was kept."""
+        return await self._db.fetchval("SELECT record FROM match_records WHERE match_id=?",
+                                       match_id)
+
+    @_writes
+    async def prune_records(self, finished_before: float) -> int:
+        """Drop the replay records of games finished before `finished_before` (the results,
+        stats and ratings stay); how many were dropped."""
+        return max(await self._db.writer.execute(
+            "DELETE FROM match_records WHERE finished_at < ?", finished_before), 0)
 
     async def recent_matches(self, guild_id: int, game: str | None = None,
                              limit: int = 10) -> list[dict[str, Any]]:

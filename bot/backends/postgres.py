@@ -79,6 +79,12 @@ def _clean(args: Sequence[Any]) -> tuple:
                  for a in args)
 
 
+def _clean_arrays(columns: list[list[Any]]) -> list[list[Any]]:
+    """`_clean` for the group commit's column arrays (only text ones can hold a NUL)."""
+    return [list(_clean(col)) if any(isinstance(v, str) and "\x00" in v for v in col) else col
+            for col in columns]
+
+
 def _rows_changed(status: str) -> int:
     """asyncpg's command tag ("UPDATE 3", "INSERT 0 1", "DELETE 0") -> rows changed."""
     tail = status.rsplit(" ", 1)[-1]
@@ -239,13 +245,14 @@ class PostgresBackend:
             yield self.writer
 
     async def update_rows(self, columns: Sequence[tuple[str, str]], rows: list[Sequence[Any]],
-                          *, stamp: float) -> set[int]:
+                          *, stamp: float, appended: Sequence[str] = ()) -> set[int]:
         """The group commit's UPDATE (see SqliteBackend.update_rows): one statement whatever
         the number of rows, each column passed as one typed array and joined by `unnest`, so
         the statement text (and its prepared plan) is the same for every batch size;
         `RETURNING` names the rows written (a stale one is not)."""
         values = [list(col) for col in zip(*rows, strict=True)] if rows else []
-        records = await self._writer.fetch(_unnest_update_sql(tuple(columns)), *values)
+        records = await self._writer.fetch(_unnest_update_sql(tuple(columns), tuple(appended)),
+                                           *_clean_arrays(values))
         return {r[0] for r in records}
 
     async def written(self, ids: Sequence[int], stamp: float) -> set[int] | None:
@@ -305,10 +312,11 @@ _PG_TYPES = {"INTEGER": "bigint", "TEXT": "text", "REAL": "double precision"}
 
 
 @functools.cache
-def _unnest_update_sql(columns: tuple[tuple[str, str], ...]) -> str:
+def _unnest_update_sql(columns: tuple[tuple[str, str], ...], appended: tuple[str, ...]) -> str:
     names = [name for name, _ in columns]
     arrays = ", ".join(f"${i}::{_PG_TYPES[kind]}[]" for i, (_, kind) in enumerate(columns, 1))
-    sets = ", ".join(f"{c} = v.{c}" for c in names if c not in ("id", "expected"))
+    sets = ", ".join(f"{c} = game_tables.{c} || v.{c}" if c in appended else f"{c} = v.{c}"
+                     for c in names if c not in ("id", "expected"))
     versioned = " AND game_tables.version = v.expected" if "expected" in names else ""
     return (f"UPDATE game_tables SET {sets} FROM unnest({arrays}) AS v({', '.join(names)}) "
             f"WHERE game_tables.id = v.id{versioned} RETURNING game_tables.id")

@@ -166,17 +166,17 @@ class SqliteBackend:
         await self._db.execute("COMMIT")
 
     async def update_rows(self, columns: Sequence[tuple[str, str]], rows: list[Sequence[Any]],
-                          *, stamp: float) -> set[int]:
+                          *, stamp: float, appended: Sequence[str] = ()) -> set[int]:
         """UPDATE game_tables from `rows` (values in `columns` order: `id` first, then, for
         versioned saves, `expected`, the version a row must still be at to be written); every
         other column is set. Returns the ids written. `stamp` is the rows' `updated_at`, which
         no other write of this process used: when some rows were stale, the ones written are
-        found by it."""
+        found by it. `appended` columns get the value added to their end (`||`), not set."""
         names = tuple(name for name, _ in columns)
         written = 0
         for start in range(0, len(rows), _BATCH_ROWS):
             chunk = rows[start:start + _BATCH_ROWS]
-            cursor = await self._db.execute(_batch_update_sql(names, len(chunk)),
+            cursor = await self._db.execute(_batch_update_sql(names, len(chunk), tuple(appended)),
                                             [v for row in chunk for v in row])
             written += cursor.rowcount
         ids = [row[0] for row in rows]
@@ -217,14 +217,15 @@ class SqliteBackend:
 
 
 @functools.cache
-def _batch_update_sql(columns: tuple[str, ...], rows: int) -> str:
+def _batch_update_sql(columns: tuple[str, ...], rows: int, appended: tuple[str, ...]) -> str:
     """One UPDATE of `rows` game_tables rows from a VALUES list: `columns` starts with `id`
     (and, for versioned saves, `expected`: a row is written only if still at that version);
     every other column is set. One statement however many rows: sqlite3 seemed to hand the
     GIL over for every row it steps (a row per `executemany` item or `RETURNING` result),
     and a 125-save batch with `RETURNING` took 0.4 s on a busy event loop (bench.load)."""
     values = ", ".join(["(" + ",".join("?" * len(columns)) + ")"] * rows)
-    sets = ", ".join(f"{c}=v.{c}" for c in columns if c not in ("id", "expected"))
+    sets = ", ".join(f"{c}=game_tables.{c} || v.{c}" if c in appended else f"{c}=v.{c}"
+                     for c in columns if c not in ("id", "expected"))
     versioned = " AND game_tables.version = v.expected" if "expected" in columns else ""
     return (f"WITH v({', '.join(columns)}) AS (VALUES {values}) "
             f"UPDATE game_tables SET {sets} FROM v WHERE game_tables.id = v.id{versioned}")

@@ -51,7 +51,8 @@ async def test_one_set_of_migrations_gives_the_same_schema_on_both(url, tmp_path
     try:
         assert await lite.schema_versions() == await pg.schema_versions() == [
             v for v, _ in MIGRATIONS]
-        types = {"INTEGER": "bigint", "REAL": "double precision", "TEXT": "text", "": "text"}
+        types = {"INTEGER": "bigint", "BIGINT": "bigint", "REAL": "double precision",
+                 "DOUBLE PRECISION": "double precision", "TEXT": "text", "": "text"}
         expected = {table: [(name, types[kind], nullable) for name, kind, nullable in cols]
                     for table, cols in (await lite._db.columns()).items()
                     if table != "sqlite_sequence"}
@@ -159,8 +160,8 @@ async def test_a_commit_in_doubt_is_read_back(url, monkeypatch):
         tables = [await _lobby(store, channel_id=i) for i in (1, 2)]
         real = store._db.update_rows
 
-        async def commit_then_break(columns, rows, *, stamp):
-            await real(columns, rows, stamp=stamp)
+        async def commit_then_break(columns, rows, **kwargs):
+            await real(columns, rows, **kwargs)
             raise asyncpg.ConnectionDoesNotExistError("connection was closed in the middle")
 
         monkeypatch.setattr(store._db, "update_rows", commit_then_break)
@@ -173,7 +174,7 @@ async def test_a_commit_in_doubt_is_read_back(url, monkeypatch):
         assert isinstance(results[1], StorageError)  # not written: told it did not happen
         assert not isinstance(results[1], StaleVersionError)
 
-        async def break_before(columns, rows, *, stamp):
+        async def break_before(columns, rows, **kwargs):
             raise asyncpg.ConnectionDoesNotExistError("connection was closed")
 
         monkeypatch.setattr(store._db, "update_rows", break_before)
