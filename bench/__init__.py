@@ -7,6 +7,7 @@ Run from the repository root, e.g. ``python -m bench.engines --help``:
 - ``bench.load``     the real bot against the fake Discord with N concurrent tables
 - ``bench.restart``  time from a new bot process start to N stored tables answering again
 - ``bench.fingerprint`` a hash of each engine's seeded games, to prove a speed-up changed nothing
+- ``bench.move_log``  what recording every move (for replays) costs the database per save
 
 Every script iterates over whatever is registered (``engines.ENGINES``, and the bot's
 ``bot.tables.uis`` for the bot benchmarks), so a game that lands later is measured too.

@@ -128,9 +128,9 @@ class Publisher:
             s for s in table.engine.waiting_for(table.state) if not table.is_ai(s))
         key = [table.seats[s]["user_id"] for s in humans]
         pinged = [uid for uid in key if modes.get(uid, CHANNEL) == CHANNEL]
-        embeds = render.board_embeds(table)
-        content = {"view": render.board_view(table),
-                   "content": self._turn_text(table, key) if key else None,
+        text = self._turn_text(table, key) if key else None
+        embeds = render.board_embeds(table, text)
+        content = {"view": render.board_view(table), "content": text,
                    "allowed_mentions": pings(*pinged)}  # only whoever must act (/notify)
         picture = None
         if await self.pictures.server(table.row.guild_id):

@@ -86,6 +86,11 @@ class Settings(BaseSettings):
         default=True, description="Cards also as pictures where servers and members want them "
         "(false = text only everywhere, whatever /config server pictures says).")
 
+    replay_retention_days: int = Field(
+        default=90, ge=0, le=36_500,
+        description="Days a finished game's replay record is kept (/replay); its result, "
+        "stats and ratings stay for good; 0 = keep records for good too.")
+
     shard_count: int | None = Field(
         default=None, ge=1, le=10_000,
         description="Discord shards in all (every process of the bot uses the same number); "

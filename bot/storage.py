@@ -114,6 +114,29 @@ MIGRATIONS: list[tuple[int, str]] = [
         PRIMARY KEY (table_id, seq)
     );
     """),
+    # Replays (issue 18). Written to run unchanged on SQLite and PostgreSQL: BIGINT for ids
+    # (Discord snowflakes need 64 bits), DOUBLE PRECISION for times (PostgreSQL's REAL has
+    # 24 bits, too few for a Unix time). A running game's moves are JSON lines appended to
+    # `game_tables.actions` by the very statement that saves each move, and moved in
+    # chunks to `table_moves` off the move path (see spill_actions) so the row stays small;
+    # `match_records` keeps them, with the seed, options and seats, once the game is over.
+    (5, """
+    ALTER TABLE game_tables ADD COLUMN actions TEXT NOT NULL DEFAULT '';
+    CREATE TABLE table_moves (
+        table_id BIGINT  NOT NULL,
+        seq      INTEGER NOT NULL,
+        lines    TEXT    NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    );
+    CREATE TABLE match_records (
+        match_id    BIGINT           PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+        guild_id    BIGINT,
+        game        TEXT             NOT NULL,
+        record      TEXT             NOT NULL,
+        finished_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX match_records_by_time ON match_records (finished_at);
+    """),
 ]
 
 SYNCHRONOUS_MODES = ("FULL", "NORMAL")
@@ -161,6 +184,9 @@ class TableRow:
     meta: dict[str, Any] = field(default_factory=dict)
     created_at: float = 0.0
     started_at: float | None = None
+    # Move lines (bot.replay.record) to append to the stored `actions` with the next save;
+    # the stored list itself is not loaded (only a finished game's record reads it).
+    actions_tail: str = ""
 
 
 @dataclass
@@ -189,9 +215,10 @@ def _table_from(row: Iterable[Any]) -> TableRow:
                     started)
 
 
-_SAVE_BATCH = 200  # rows per save statement (12 parameters each, far below SQLite's limit)
+_SAVE_BATCH = 200  # rows per save statement (13 parameters each, far below SQLite's limit)
 _SAVE_COLUMNS = ("id", "expected", "status", "host_id", "seats", "options", "state", "version",
-                 "board_message_id", "meta", "started_at", "updated_at")
+                 "board_message_id", "meta", "started_at", "updated_at", "actions")
+_APPENDED = ("actions",)  # columns a save appends to instead of replacing
 
 
 _META_BATCH = 500  # tables per meta statement (4 parameters each)
@@ -206,7 +233,8 @@ def _batch_update_sql(columns: tuple[str, ...], rows: int) -> str:
     GIL over for every row it steps (a row per `executemany` item or `RETURNING` result),
     and a 125-save batch with `RETURNING` took 0.4 s on a busy event loop (bench.load)."""
     values = ", ".join(["(" + ",".join("?" * len(columns)) + ")"] * rows)
-    sets = ", ".join(f"{c}=v.{c}" for c in columns if c not in ("id", "expected"))
+    sets = ", ".join(f"{c}=game_tables.{c} || v.{c}" if c in _APPENDED else f"{c}=v.{c}"
+                     for c in columns if c not in ("id", "expected"))
     versioned = " AND game_tables.version = v.expected" if "expected" in columns else ""
     return (f"WITH v({', '.join(columns)}) AS (VALUES {values}) "
             f"UPDATE game_tables SET {sets} FROM v WHERE game_tables.id = v.id{versioned}")
@@ -524,7 +552,7 @@ class Storage:
         for row, expected, _ in batch:
             params += (row.id, expected, row.status, row.host_id, json.dumps(row.seats),
                        json.dumps(row.options), row.state, row.version, row.board_message_id,
-                       json.dumps(row.meta), row.started_at, now)
+                       json.dumps(row.meta), row.started_at, now, row.actions_tail)
         # The statement runs to its end in aiosqlite's thread even if the task that started
         # it is cancelled, so the batch's outcome is handed out when it ends, not by this task.
         write = asyncio.ensure_future(self._update_rows(batch, params, now))
@@ -573,13 +601,46 @@ class Storage:
 
     @_writes
     async def delete_table(self, table_id: int) -> None:
-        await self._db.execute("DELETE FROM game_tables WHERE id=?", (table_id,))
+        await self._db.execute("BEGIN")
+        try:
+            await self._db.execute("DELETE FROM table_moves WHERE table_id=?", (table_id,))
+            await self._db.execute("DELETE FROM game_tables WHERE id=?", (table_id,))
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        await self._db.execute("COMMIT")
+
+    @_writes
+    async def spill_actions(self, table_ids: list[int]) -> None:
+        """Move these tables' move lines out of their rows into `table_moves`, as one chunk
+        each, in one transaction. Every save appends to the row (one statement, nothing
+        else on the move path); without this a long game's row would grow with every move
+        and be rewritten whole by each save (a 1,600-move Six Suit game wrote 142 MB of
+        log for its saves instead of 14 MB: bench.move_log)."""
+        if not table_ids:
+            return
+        marks = ",".join("?" * len(table_ids))
+        await self._db.execute("BEGIN")
+        try:
+            await self._db.execute(
+                "INSERT INTO table_moves (table_id, seq, lines) "
+                "SELECT g.id, (SELECT COUNT(*) FROM table_moves m WHERE m.table_id = g.id), "
+                f"g.actions FROM game_tables g WHERE g.id IN ({marks}) AND g.actions <> ''",
+                table_ids)
+            await self._db.execute(
+                f"UPDATE game_tables SET actions = '' WHERE id IN ({marks})", table_ids)
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        await self._db.execute("COMMIT")
 
     # ------------------------------------------------------------------ results
     @_writes
     async def finish_table(self, table: TableRow, *, scores: dict[int, float],
-                           winners: Iterable[int], reason: str, finished_at: float) -> int:
-        """Record a finished game, update stats and drop the table, all in one transaction.
+                           winners: Iterable[int], reason: str, finished_at: float,
+                           record: str | None = None) -> int:
+        """Record a finished game, update stats, keep its replay `record` (JSON, see
+        bot.replay.record) and drop the table, all in one transaction.
 
         `scores`/`winners` are by seat; seats without a user id (AI) get no stats row.
         """
@@ -599,6 +660,11 @@ class Storage:
                  json.dumps({str(k): v for k, v in scores.items()}), json.dumps(sorted(winners)),
                  reason, table.started_at, finished_at, duration, json.dumps(table.options)))
             match_id = cur.lastrowid
+            if record is not None:
+                await self._db.execute(
+                    "INSERT INTO match_records (match_id, guild_id, game, record, finished_at) "
+                    "VALUES (?,?,?,?,?)", (match_id, table.guild_id, table.game, record,
+                                           finished_at))
             if table.guild_id is not None:
                 for player in players:
                     # an AI seat has no user id; a human whom an AI replaced (time ran out)
@@ -618,12 +684,43 @@ class Storage:
                         "points=points+excluded.points, last_played=excluded.last_played",
                         (table.guild_id, table.game, player["user_id"], player["name"],
                          won, points, finished_at))
+            await self._db.execute("DELETE FROM table_moves WHERE table_id=?", (table.id,))
             await self._db.execute("DELETE FROM game_tables WHERE id=?", (table.id,))
         except BaseException:
             await self._db.execute("ROLLBACK")
             raise
         await self._db.execute("COMMIT")
         return match_id
+
+    async def table_actions(self, table_id: int) -> str:
+        """A table's stored move lines (bot.replay.record), "" if there are none;
+        StorageError if the database can't be read."""
+        try:  # one statement: a spill can't move lines between two reads
+            async with self._db.execute(
+                    "SELECT seq, lines FROM table_moves WHERE table_id=? UNION ALL "
+                    "SELECT -1, actions FROM game_tables WHERE id=? ORDER BY 1",
+                    (table_id, table_id)) as cur:
+                rows = await cur.fetchall()
+        except (sqlite3.Error, OSError) as exc:
+            raise _storage_error(exc) from exc
+        # the spilled chunks in order, then what is still in the row (seq -1 sorts first)
+        return "".join(r[1] for r in rows if r[0] >= 0) + "".join(r[1] for r in rows
+                                                                  if r[0] < 0)
+
+    async def match_record(self, match_id: int) -> str | None:
+        """A finished game's replay record (JSON), None if none was kept."""
+        async with self._db.execute("SELECT record FROM match_records WHERE match_id=?",
+                                    (match_id,)) as cur:
+            row = await cur.fetchone()
+        return row[0] if row else None
+
+    @_writes
+    async def prune_records(self, finished_before: float) -> int:
+        """Drop the replay records of games finished before `finished_before` (the results,
+        stats and ratings stay); how many were dropped."""
+        cursor = await self._db.execute("DELETE FROM match_records WHERE finished_at < ?",
+                                        (finished_before,))
+        return max(cursor.rowcount, 0)
 
     async def recent_matches(self, guild_id: int, game: str | None = None,
                              limit: int = 10) -> list[dict[str, Any]]:

@@ -8,6 +8,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from bot.replay.record import note_entry
 from bot.storage import TableRow
 from bot.tables.settings import TableSettings
 from bot.ui.names import clean_name, safe_name
@@ -52,6 +53,10 @@ class LiveTable:
     delivery_failures: int = 0
     dropped: bool = False  # cancelled (not finished by the game)
     history_pending: list[tuple[int, int, str]] = field(default_factory=list)
+    # What this draft adds to the game's record (bot.replay.record: moves, notes), saved
+    # with it by the service
+    record_entries: list[dict[str, Any]] = field(default_factory=list)
+    unspilled: int = 0  # bytes of move lines saved into the row since the last spill
     closing_note: str = "cancelled"  # how a dropped table's board says it ended
     finish_pending: bool = False  # over, but its result could not be recorded yet
     notices: list[str] = field(default_factory=list)  # channel notes for the delivery task
@@ -177,6 +182,12 @@ class LiveTable:
         return [s["user_id"] for s in self.seats if s.get("user_id") and not s.get("ai")]
 
     # ---------------------------------------------------------------- log
+    def add_note(self, events: list[Event]) -> None:
+        """Lines of the bot's own (someone left, ran out of time, is back): logged like the
+        game's events, and kept in the game's record for its replay."""
+        self.add_log(events)
+        self.record_entries.extend(note_entry(e.text) for e in events if e.visible_to is None)
+
     def add_log(self, events: list[Event]) -> None:
         """Public events go to the board's Recent lines and to the full history (written
         to storage in batches by the service: `history_pending`)."""

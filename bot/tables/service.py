@@ -21,6 +21,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.replay.record import (
+    build_record,
+    chain_link,
+    entry_lines,
+    move_entry,
+    outcome_json,
+    start_entry,
+)
 from bot.storage import StaleVersionError, StorageError, StorageUnavailable, UnreadableRow
 from bot.tables.live import LiveTable
 from bot.tables.settings import SERVER_KEY, ServerSettings, resolve_options, resolve_server
@@ -42,6 +50,8 @@ log = logging.getLogger("cardtable.tables")
 RETRY_LIMIT = 5  # delivery attempts after a failure before giving up until the next move
 META_FLUSH_SECONDS = 0.5
 META_RETRY_SECONDS = 5.0  # after the database refused a bookkeeping save
+PRUNE_SECONDS = 3600.0  # how often old replay records are dropped
+SPILL_BYTES = 4096  # move lines a table's row holds before they go to table_moves
 AI_NAMES = ("Ada", "Babbage", "Turing", "Lovelace", "Hopper", "Knuth", "Shannon", "Dijkstra",
             "Liskov", "Ritchie", "Wirth", "Hamilton")
 
@@ -97,12 +107,14 @@ class TableService:
         self.uis: dict[str, GameUI] = {}
         self.live: dict[int, LiveTable] = {}
         self._tick_task: asyncio.Task | None = None
+        self._prune_task: asyncio.Task | None = None
         self._flush_task: asyncio.Task | None = None
         self._meta_dirty: dict[int, LiveTable] = {}
         self._opening: dict[tuple[int | None, int], int] = {}  # lobbies being created
         self._notes: set[asyncio.Task] = set()  # channel notes waiting for the connection
         self._notify: dict[int, str] = {}  # user id -> /notify choice
         self._history: list[tuple[int, int, str]] = []  # lines waiting for the next batch
+        self._spill: set[int] = set()  # tables whose move lines go out of their row next
         self._flush_lock = asyncio.Lock()
         from bot.ai_worker import AiWorker
         from bot.delivery import Publisher
@@ -147,6 +159,7 @@ class TableService:
                 self.live.pop(row.id, None)
                 await self._quarantine(row, exc)
         self._tick_task = asyncio.create_task(self._tick_loop(), name="table-timers")
+        self._prune_task = asyncio.create_task(self._prune_loop(), name="prune-records")
 
     async def _attach(self, row) -> None:
         ui = self.uis.get(row.game)
@@ -192,7 +205,7 @@ class TableService:
     async def stop(self) -> None:
         """Stop timers, AI seats and deliveries without cutting a move in half: each table's
         lock is taken first, so a move being saved finishes before its task is cancelled."""
-        tasks = [t for t in [self._tick_task, *self._notes] if t]
+        tasks = [t for t in [self._tick_task, self._prune_task, *self._notes] if t]
         for task in tasks:
             task.cancel()
         for table in list(self.live.values()):
@@ -338,6 +351,10 @@ class TableService:
             self._need_lobby(table)
             if table.seat_of(user_id) is not None:
                 raise TableError("You're already seated at this table.")
+            if user_id in (table.meta.get("removed") or []):
+                raise TableError("The host removed you from this lobby, so you can't join it "
+                                 "again. You can open a lobby of your own with "
+                                 f"`/{table.ui.command} new` in another channel.")
             if len(table.seats) >= table.engine.max_players:
                 raise TableError(f"The table is full ({table.engine.max_players} seats).")
             draft = table.draft()
@@ -369,7 +386,8 @@ class TableService:
 
     async def remove_seat(self, table_id: int, user_id: int, seat: int) -> tuple[LiveTable, str]:
         """The host removes an AI seat or a player from the lobby (not themselves: they use
-        Leave). Returns the table and the removed seat's name."""
+        Leave). A removed player can't join that lobby again (else removing would only
+        cost them a click). Returns the table and the removed seat's name."""
         table = self.get(table_id)
         async with table.lock:
             self._need_lobby(table)
@@ -382,6 +400,8 @@ class TableService:
                                  "the next player) or **Cancel**.")
             draft = table.draft()
             removed = draft.seats.pop(seat)
+            if removed.get("user_id") and not removed.get("ai"):
+                draft.meta.setdefault("removed", []).append(removed["user_id"])
             await self._save(table, draft)
         return table, removed["name"]
 
@@ -410,7 +430,7 @@ class TableService:
                 for key in ("expiries", "expired_turns"):
                     draft.meta.get(key, {}).pop(str(seat), None)
                 note = f"🚪 {{P{seat}}} left the game; an AI plays their seat from now on."
-                draft.add_log([public("left", note)])
+                draft.add_note([public("left", note)])
                 self._reset_deadline(draft)
                 await self._save(table, draft)
         if cancelled:
@@ -464,6 +484,8 @@ class TableService:
             draft.row.status = "playing"
             draft.row.started_at = time.time()
             draft.meta["seed"] = seed
+            draft.record_entries.append(start_entry(seed, n))
+            draft.meta["chain"] = chain_link("", engine, state)
             # The lobby was an interaction reply; the board is a message of the bot's own.
             draft.meta["lobby_message_id"] = draft.row.board_message_id
             draft.row.board_message_id = None
@@ -516,7 +538,7 @@ class TableService:
             if draft.seats[seat].get("replaced"):
                 draft.seats[seat]["ai"] = False
                 draft.seats[seat].pop("replaced", None)
-                draft.add_log([public("back", f"{{P{seat}}} is back and plays again.")])
+                draft.add_note([public("back", f"{{P{seat}}} is back and plays again.")])
             draft.meta.setdefault("expiries", {}).pop(str(seat), None)
             draft.meta.setdefault("expired_turns", {}).pop(str(seat), None)
             text = shown(table.engine.describe(table.state, action), table.names)
@@ -537,9 +559,11 @@ class TableService:
         return seat
 
     async def _commit(self, table: LiveTable, seat: int, action: Any,
-                      draft: LiveTable | None = None) -> list[Event]:
+                      draft: LiveTable | None = None, *, by: str | None = None) -> list[Event]:
         """Apply on a draft (one the caller already changed, or a fresh one), save it, make
-        it the live table, then schedule messages. Caller holds the table lock."""
+        it the live table, then schedule messages. Caller holds the table lock. The move
+        goes into the game's record in the same save (`by`: "ai" or "timer", see
+        bot.replay.record.move_entry)."""
         engine = table.engine
         draft = draft or table.draft()
         try:
@@ -556,6 +580,9 @@ class TableService:
         draft.state = step.state
         events = list(step.events)
         draft.add_log(events)
+        draft.record_entries.append(move_entry(seat, action, by))
+        if "chain" in draft.meta:  # (not for a game begun before moves were recorded)
+            draft.meta["chain"] = chain_link(draft.meta["chain"], engine, step.state, events)
         for event in events:
             if event.visible_to is not None:
                 for who in event.visible_to:
@@ -574,9 +601,11 @@ class TableService:
         the final move stays saved and the timer loop tries again (so does a restart)."""
         result = table.engine.outcome(table.state)
         try:
+            record = self._record_of(table, await self.storage.table_actions(table.id))
             match_id = await self.storage.finish_table(
                 table.row, scores=result.scores, winners=result.winners,
-                reason=shown(result.reason, table.plain_names), finished_at=time.time())
+                reason=shown(result.reason, table.plain_names), finished_at=time.time(),
+                record=record)
         except StorageError as exc:
             table.finish_pending = True
             log.error("table %s: could not record the result yet: %s", table.id, exc)
@@ -586,6 +615,21 @@ class TableService:
         table.finished = True
         self.live.pop(table.id, None)
         self.schedule_delivery(table)
+
+    @staticmethod
+    def _record_of(table: LiveTable, lines: str) -> str | None:
+        """The finished table's replay record (JSON), or None if its moves were not all
+        recorded (it began before this version); a broken record never holds up a result."""
+        result = table.engine.outcome(table.state)
+        try:
+            record = build_record(
+                table.engine, lines=lines, options=table.game_options, seats=table.seats,
+                outcome=outcome_json(result.scores, result.winners, result.reason),
+                chain=table.meta.get("chain", ""))
+        except (ValueError, KeyError, TypeError):
+            log.exception("table %s: its move record is unreadable; no replay kept", table.id)
+            return None
+        return record.to_json() if record else None
 
     # ------------------------------------------------------------------ AI seats
     def _schedule_ai(self, table: LiveTable) -> None:
@@ -635,14 +679,14 @@ class TableService:
                         continue
                     try:
                         try:
-                            await self._commit(table, seat, action)
+                            await self._commit(table, seat, action, by="ai")
                         except SaveFailed:
                             raise
                         except TableError as exc:
                             log.error("table %s: AI seat %s chose an illegal move: %s",
                                       table.id, seat, exc)
                             fallback = table.engine.default_action(table.state, seat)
-                            await self._commit(table, seat, fallback)
+                            await self._commit(table, seat, fallback, by="ai")
                         failures = 0
                         continue
                     except SaveFailed:
@@ -717,6 +761,18 @@ class TableService:
                 except Exception:
                     log.exception("table %s: timer failed", table.id)
 
+    async def _prune_loop(self) -> None:
+        """Drop replay records older than REPLAY_RETENTION_DAYS, at start and hourly."""
+        days = self.settings.replay_retention_days
+        while days > 0:
+            try:
+                dropped = await self.storage.prune_records(time.time() - days * 86_400)
+                if dropped:
+                    log.info("dropped %d replay record(s) older than %d days", dropped, days)
+            except StorageError as exc:
+                log.warning("could not drop old replay records: %s", exc)
+            await asyncio.sleep(PRUNE_SECONDS)
+
     @staticmethod
     def _lobby_expiry(table: LiveTable) -> float:
         idle = table.meta.get("idle_seconds") or ServerSettings().lobby_idle_minutes * 60
@@ -769,8 +825,8 @@ class TableService:
                                        "take it back."))
                     expiries.pop(str(seat), None)
                     counted.pop(str(seat), None)
-                draft.add_log(note)
-                await self._commit(table, seat, action, draft)
+                draft.add_note(note)
+                await self._commit(table, seat, action, draft, by="timer")
                 if count >= limit:
                     replaced.append(shown(note[-1].text, table.names))
         if replaced:  # posted by the delivery task: no Discord call in the lock or the timers
@@ -850,15 +906,19 @@ class TableService:
             tables = dict(self._meta_dirty)
             self._meta_dirty.clear()
             lines, self._history = self._history, []
+            spill, self._spill = self._spill, set()
             try:
                 if tables:
                     await self.storage.save_metas([t.row for t in tables.values()])
                 if lines:
                     await self.storage.append_history(lines)
+                if spill:
+                    await self.storage.spill_actions(sorted(spill))
             except StorageError:
                 for table_id, table in tables.items():
                     self._meta_dirty.setdefault(table_id, table)
                 self._history[:0] = lines
+                self._spill |= spill
                 raise
 
     async def history(self, table_id: int) -> list[str]:
@@ -879,6 +939,7 @@ class TableService:
         draft.row.version = previous + 1
         if draft.state is not None and draft.state is not table.state:
             draft.row.state = table.engine.dump(draft.state)
+        draft.row.actions_tail = entry_lines(draft.row.version, draft.record_entries)
         if not draft.playing:
             draft.meta["touched"] = time.time()  # a lobby's idle time starts again
         try:
@@ -889,6 +950,12 @@ class TableService:
         except StorageError as exc:
             log.error("table %s: save failed, nothing changed: %s", table.id, exc)
             raise SaveFailed() from None
+        table.unspilled += len(draft.row.actions_tail)
+        draft.row.actions_tail = ""  # appended: the next save must not append it again
+        if table.unspilled >= SPILL_BYTES:  # moved out of the row with the next batch
+            table.unspilled = 0
+            self._spill.add(table.id)
+            self.meta_changed(table)
         self._queue_history(table, draft)
         if table.adopt(draft):
             self.meta_changed(table)  # the delivery task wrote something after the draft

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 EMBED_TEXT_LIMIT = 5800
 RECENT_LINES = 4  # the board's Recent lines: the newest public events, one short line each
+BOARD_LINES = 20  # a board (turn notice, header, game) fits a phone screen (issue 16)
+BOARD_CHARS = 1500
 RECENT_WIDTH = 90  # characters of one Recent line (cut between words) before the rest goes
 log = logging.getLogger("cardtable.pictures")
 
@@ -134,26 +136,57 @@ def _fit(embeds: list[discord.Embed]) -> list[discord.Embed]:
     return kept
 
 
-def board_embeds(table: LiveTable) -> list[discord.Embed]:
+def shown_text(content: str | None, embeds: list[discord.Embed]) -> str:
+    """What a message shows as text, a line per line: its content, then each embed's
+    title, description, every field's name and value, footer and author (buttons and
+    pictures are not text). A phone wraps long lines too; our lines are kept short."""
+    parts = [content] if content else []
+    for embed in embeds:
+        parts += [embed.title, embed.description]
+        for field in embed.fields:
+            parts += [field.name, field.value]
+        parts += [embed.footer.text, embed.author.name]
+    return "\n".join(part for part in parts if part)
+
+
+def board_embeds(table: LiveTable, content: str | None = None) -> list[discord.Embed]:
+    """The board: a header (whose move it is, the newest events) and the game's own
+    embeds. `content` is the message text that goes with it (the turn notice): together
+    they stay within BOARD_LINES, the newest events giving way first (History keeps them)."""
     engine, ui = table.engine, table.ui
     state, names = table.state, table.names
     header = discord.Embed(title=f"{ui.emoji} {engine.title} — table #{table.id}",
                            colour=ui.colour)
     outcome = engine.outcome(state)
     log = table.meta.get("log", [])[-RECENT_LINES:]
-    # a few short lines, newest last; the whole game is behind the History button
-    recent = "\n".join(clip(f"• {shown(line, names)}", RECENT_WIDTH) for line in log)
     if outcome is None:
         waiting = sorted(engine.waiting_for(state))
         who = ", ".join(_mention(table, s) for s in waiting) or "—"
-        header.description = clip(f"**To act:** {who}\n{recent}".strip(), DESCRIPTION_LIMIT)
-        return _fit([header, *ui.render_board(engine.view(state, None), names)])
+        body = ui.render_board(engine.view(state, None), names)
+        # the title, the To act line, the game's own lines and the turn notice come first;
+        # then as many of the newest events as fit in BOARD_LINES and BOARD_CHARS
+        fixed = shown_text(content, body)
+        lines = _recent(log, names)
+        while lines and (len(fixed.splitlines()) + 2 + len(lines) > BOARD_LINES
+                         or len(fixed) + len(header.title) + len(who) + 12
+                         + sum(len(line) + 1 for line in lines) > BOARD_CHARS):
+            lines.pop(0)
+        header.description = clip("\n".join([f"**To act:** {who}", *lines]),
+                                  DESCRIPTION_LIMIT)
+        return _fit([header, *body])
+    recent = "\n".join(_recent(log, names))
     # Over: the standings and the last events; the game's own final picture (hands, the
     # reveal) goes with the result message below the board.
     standings = ui.render_result(outcome, engine.view(state, None), names)
     header.description = clip(f"**Game over** — {shown(outcome.reason, names)}\n"
                               f"{standings}\n{recent}".strip(), DESCRIPTION_LIMIT)
     return [clip_embed(one_minus(header))]
+
+
+def _recent(log: list[str], names: list[str]) -> list[str]:
+    """The board's Recent lines, newest last: one short line per event (the whole game
+    is behind the History button)."""
+    return [clip(f"• {shown(line, names)}", RECENT_WIDTH) for line in log]
 
 
 def result_embeds(table: LiveTable, result: discord.Embed) -> list[discord.Embed]:

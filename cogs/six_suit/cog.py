@@ -171,10 +171,12 @@ class SixSuitUI(GameUI):
         chain = view.get("extra_turn") or 0
         if phase == "over":
             return ["🏁 **The game is over.**"]
-        if chain:
-            target = view.get("chain_target", -1)
-            lines.append(f"🔁 {who} is on **extra turn {chain}** of a chain (earned by a double "
-                         f"match on {_name(names, target)}).")
+        if chain:  # one line: the chain, and (before its prediction) how it goes on
+            target = _name(names, view.get("chain_target", -1))
+            more = (f"; one more needs another double match on {target} (or on anyone right "
+                    "after an elimination)" if phase == PREDICT else "")
+            lines.append(f"🔁 {who} is on **extra turn {chain}**, earned by a double match on "
+                         f"{target}{more}.")
         if phase == PREDICT:  # whose turn and its step on one line
             step = ("**step 1 of 2, predict:** a number, colour and shape, then draw.")
         elif phase == PLAY:
@@ -198,10 +200,6 @@ class SixSuitUI(GameUI):
             got = f"shown {_card(view['revealed'])}, " if view.get("revealed") else ""
             lines.append(f"🔮 Predicted *{said}* → {got}drew "
                          f"{plural(view.get('drawn_count', 0), 'card')}.")
-        if chain and phase == PREDICT:
-            target = view.get("chain_target", -1)
-            lines.append(f"Another extra turn needs a double match on "
-                         f"{_name(names, target)} (or on anyone right after an elimination).")
         return lines
 
     def _status_embed(self, view: dict[str, Any], names: list[str]) -> discord.Embed:
@@ -264,8 +262,11 @@ class SixSuitUI(GameUI):
 
     def _seats_embed(self, view: dict[str, Any], names: list[str], seats: list[dict[str, Any]],
                      title: str | None) -> discord.Embed:
-        embed = discord.Embed(title=title, colour=self.colour)
+        """A line per seat (its name, score, hand and the piles on a second line for a
+        living seat; a ghost's line says how it went out), in the description: a field per
+        seat cost a ghost two lines."""
         acting = set(view.get("to_act") or [])
+        lines = []
         by = {e["victim"]: e for e in view.get("eliminations") or []}
         for seat in seats:
             i = seat["seat"]
@@ -281,17 +282,16 @@ class SixSuitUI(GameUI):
             if seat.get("known_hand"):
                 hand += f" (shown: {_cards(seat['known_hand'])})"
             if seat["alive"]:  # two lines a seat: who and what they hold, then the piles
-                name += f" · {hand} · {len(seat.get('under') or [])} covered"
                 piles = " ".join(_card(label) for label in seat["piles"])
-                value = " · ".join([piles, *danger_notes(seat)])
+                lines += [f"**{name}** · {hand} · {len(seat.get('under') or [])} covered",
+                          " · ".join([piles, *danger_notes(seat)])]
             else:
                 elim = by.get(i)
-                how = (f" ({_ordinal(elim['number'])} out, by {_name(names, elim['by'])})"
+                how = (f", {_ordinal(elim['number'])} out (by {_name(names, elim['by'])})"
                        if elim else "")
-                name += " · 👻 ghost"
-                value = f"Eliminated{how}; plays on as a ghost. {hand}"
-            embed.add_field(name=clip(name, 256), value=clip(value), inline=False)
-        return embed
+                lines.append(f"**{name}** · 👻 ghost{how}, plays on · {hand}")
+        return discord.Embed(title=title, description=clip("\n".join(lines), DESCRIPTION_LIMIT),
+                             colour=self.colour)
 
     # ---- the private view ----------------------------------------------------------------
     def render_private(self, view: dict[str, Any], names: list[str], seat: int

@@ -117,21 +117,24 @@ class SuitTabooUI(GameUI):
     def render_board(self, view: dict[str, Any], names: list[str]) -> list[discord.Embed]:
         embeds = [self._table_embed(view, names), self._players_embed(view, names)]
         last = view.get("last_round")
-        if last:
+        if last and view.get("phase") == "over":
             embeds.append(self._reveal_embed(last, view, names))
         return embeds
 
     def _table_embed(self, view: dict[str, Any], names: list[str]) -> discord.Embed:
-        lines = [f"**Round {view['round']}** · dealer **{_name(names, view['dealer'])}** · "
-                 f"first to **{view['wins_needed']}** round wins"]
+        # whose turn it is shows as "To act" above and ▶️ beside their history line
+        phase = view["phase"]
+        turn = (f" · turn {view['turns_this_round'] + 1}"
+                if phase == "play" and view.get("turn") is not None else "")
+        lines = [f"**Round {view['round']}**{turn} · dealer **{_name(names, view['dealer'])}**"
+                 f" · first to **{view['wins_needed']}** round wins"]
+        last = view.get("last_round")
+        if last and phase != "over":  # the last round's reveal, one line (📜 History: all)
+            lines.append(self._reveal_line(last, names))
         if view.get("wire"):
             lines.append("📡 **Taboo on the Wire**: black aces are bad guys, red aces are "
                          "detectives, the joker is McNulty.")
-        phase = view["phase"]
-        if phase == "play" and view.get("turn") is not None:
-            lines.append(f"▶️ **{_name(names, view['turn'])}** to play "
-                         f"(turn {view['turns_this_round'] + 1} of this round)")
-        elif phase == "accuse":
+        if phase == "accuse":
             who = ", ".join(_name(names, s) for s in view.get("to_act", [])) or "McNulty"
             lines.append(f"🕵️ **Accusation:** the round is over. Before the reveal, McNulty "
                          f"(**{who}**) privately names who holds each black ace.")
@@ -179,23 +182,14 @@ class SuitTabooUI(GameUI):
         winners = ", ".join(_name(names, w) for w in last.get("winners", [])) or "nobody"
         why = ("was ended by the turn cap" if last.get("reason") == "turn cap"
                else "ended: everyone was done")
-        if view.get("phase") != "over":
-            # during the next round a line per player (the details are in 📜 History)
-            text = " · ".join(
-                f"{'✅' if line.get('won') else '❌'} {_name(names, line['seat'])} was "
-                f"{line['role']}" + (f" ({line['wire_role']})" if line.get("wire_role") else "")
-                for line in last.get("players", []))
-            embed = discord.Embed(title=f"Round {last['round']} reveal",
-                                  description=clip(text, 4096), colour=0x7F8C8D)
-        else:
-            embed = discord.Embed(
-                title=f"Round {last['round']} reveal",
-                description=(f"The round {why}. Roles and doubts are flipped; every history "
-                             f"line below.\n**Round winners:** {winners}"),
-                colour=0x7F8C8D)
-            for line in last.get("players", []):
-                embed.add_field(name=clip(self._reveal_title(line, names), 256),
-                                value=clip(self._reveal_value(line, names)), inline=False)
+        embed = discord.Embed(
+            title=f"Round {last['round']} reveal",
+            description=(f"The round {why}. Roles and doubts are flipped; every history "
+                         f"line below.\n**Round winners:** {winners}"),
+            colour=0x7F8C8D)
+        for line in last.get("players", []):
+            embed.add_field(name=clip(self._reveal_title(line, names), 256),
+                            value=clip(self._reveal_value(line, names)), inline=False)
         accusations = last.get("accusations")
         if accusations is not None:
             parts = [f"{'✅' if a['right'] else '❌'} ace of "
@@ -206,6 +200,14 @@ class SuitTabooUI(GameUI):
             embed.add_field(name="🕵️ McNulty's accusations",
                             value=clip("\n".join(parts) or "none were made"), inline=False)
         return embed
+
+    @staticmethod
+    def _reveal_line(last: dict[str, Any], names: list[str]) -> str:
+        """During the next round, who was what and who won, on one line."""
+        return f"**Round {last['round']} reveal:** " + " · ".join(
+            f"{'✅' if line.get('won') else '❌'} {_name(names, line['seat'])} was "
+            f"{line['role']}" + (f" ({line['wire_role']})" if line.get("wire_role") else "")
+            for line in last.get("players", []))
 
     @staticmethod
     def _reveal_title(line: dict[str, Any], names: list[str]) -> str:

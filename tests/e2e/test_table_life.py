@@ -81,6 +81,34 @@ async def test_the_host_removes_an_ai_seat_and_a_player_before_the_start(fake, w
     await fake.select(world.alice, lobby, menu["custom_id"], ["1"])  # and bob
     assert [s["name"] for s in table.seats] == ["alice", "🤖 Babbage"]
     assert "bob" not in lobby.text
+    # a removed player can't come straight back; others still can, and so can AI seats
+    version = table.version
+    back = await fake.click(world.bob, lobby, d_join := next(
+        b["custom_id"] for b in lobby.buttons() if b.get("label") == "Join"))
+    assert back.ephemeral and "The host removed you from this lobby" in back.text
+    assert table.version == version and "bob" not in lobby.text
+    assert not (await fake.click(world.carol, lobby, d_join)).ephemeral
+    await fake.click(world.alice, lobby, ai)
+    assert [s["name"] for s in table.seats] == ["alice", "🤖 Babbage", "carol", "🤖 Ada"]
+
+
+async def test_the_host_leaving_the_lobby_hands_it_over_and_the_last_one_closes_it(
+        fake, world, bots, bot):
+    lobby = (await fake.slash(world.alice, "taboo new", channel=world.channel)).message
+    join = next(b["custom_id"] for b in lobby.buttons() if b.get("label") == "Join")
+    leave = next(b["custom_id"] for b in lobby.buttons() if b.get("label") == "Leave")
+    await fake.click(world.bob, lobby, join)
+    await fake.click(world.carol, lobby, join)
+    table = bot.tables.in_channel(world.channel.id)
+    await fake.click(world.alice, lobby, leave)
+    assert table.row.host_id == world.bob.id, "the next player hosts"
+    assert f"<@{world.bob.id}> 👑" in lobby.text and f"<@{world.alice.id}>" not in lobby.text
+    start = next(b["custom_id"] for b in lobby.buttons() if b.get("label") == "Start")
+    assert (await fake.click(world.carol, lobby, start)).ephemeral, "carol doesn't host"
+    await fake.click(world.bob, lobby, leave)
+    await fake.click(world.carol, lobby, leave)
+    assert "everyone left" in lobby.text and not lobby.buttons()
+    assert bot.tables.in_channel(world.channel.id) is None
 
 
 async def test_an_idle_lobby_closes_after_the_servers_setting(fake, world, bots):

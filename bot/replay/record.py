@@ -1,0 +1,227 @@
+"""A finished game's record, and replaying it step by step.
+
+Engines are deterministic from `(n_players, seed, options)` and the moves, so a record keeps
+exactly those (plus the seats and the notes the bot added, such as "ran out of time"), and
+every step of the game is rebuilt on demand instead of stored.
+
+While a game is played the table service appends one JSON line per move to the table's row,
+in the same save as the move (`entries`): a start line, the moves (seat, action, and whether
+an AI or a turn timer made it), and notes. It also keeps a running hash (`chain_link`) of
+what the channel saw after each step: the public view and the public events. The record
+stores that hash and the outcome; a replay recomputes both and refuses to show a game whose
+replay differs anywhere (after a rules change, say) instead of showing a wrong one.
+`rules_fingerprint` (a hash of the rules' source and data) is stored too, so the refusal can
+say the rules changed since.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.replay.codec import CodecError, decode_action, encode_action
+from engines.core import Engine, Event, GameError
+
+RECORD_FORMAT = 1
+ROOT = Path(__file__).resolve().parents[2]
+
+
+# ---------------------------------------------------------------------- while playing
+def start_entry(seed: int, n_players: int) -> dict[str, Any]:
+    return {"start": {"seed": str(seed), "n": n_players}}
+
+
+def move_entry(seat: int, action: Any, by: str | None = None) -> dict[str, Any]:
+    """A move; `by` is "ai" (an AI seat, or an AI playing for someone) or "timer" (the
+    turn timer played a default move), absent for a person's own move."""
+    entry = {"seat": seat, "act": encode_action(action)}
+    if by:
+        entry["by"] = by
+    return entry
+
+
+def note_entry(text: str) -> dict[str, Any]:
+    """A line the bot added to the game's history (`{P1}` placeholders kept)."""
+    return {"note": text}
+
+
+def entry_lines(version: int, entries: Iterable[dict[str, Any]]) -> str:
+    """Entries saved with the table's `version` as the JSON lines appended to its row."""
+    return "".join(json.dumps({"v": version, **e}, ensure_ascii=False,
+                              separators=(",", ":")) + "\n" for e in entries)
+
+
+def parse_lines(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def _canonical(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False,
+                      separators=(",", ":")).encode()
+
+
+def chain_link(previous: str, engine: Engine, state: Any, events: Iterable[Event] = ()
+               ) -> str:
+    """The running hash after one step: the previous link, what the channel then saw (the
+    public view) and the public events of the step."""
+    digest = hashlib.sha256(previous.encode())
+    digest.update(_canonical(engine.view(state, None)))
+    digest.update(_canonical([[e.kind, e.text] for e in events if e.visible_to is None]))
+    return digest.hexdigest()[:32]
+
+
+@functools.cache
+def rules_fingerprint(game: str) -> str:
+    """A hash of what decides a game's rules: its engine package (its AI aside: AI moves
+    are recorded like any other), the shared engine code and its data files (texts such as
+    the rules summary aside)."""
+    digest = hashlib.sha256()
+    paths = sorted(p for p in (ROOT / "engines" / game).glob("*.py") if p.name != "ai.py")
+    paths += [ROOT / "engines" / "core.py", ROOT / "engines" / "cards.py"]
+    paths += sorted(p for p in (ROOT / "data" / game).glob("*")
+                    if p.is_file() and p.suffix != ".md")
+    for path in paths:
+        digest.update(path.relative_to(ROOT).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+# ---------------------------------------------------------------------- the record
+@dataclass
+class GameRecord:
+    """What is kept of a finished game to replay it (stored as JSON in match_records)."""
+
+    game: str
+    rules: str
+    seed: int
+    n_players: int
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]
+    entries: list[dict[str, Any]]
+    outcome: dict[str, Any]  # {"scores": {seat: score}, "winners": [...], "reason": str}
+    chain: str
+    format: int = RECORD_FORMAT
+
+    def to_json(self) -> str:
+        return json.dumps({"format": self.format, "game": self.game, "rules": self.rules,
+                           "seed": str(self.seed), "n_players": self.n_players,
+                           "options": self.options, "seats": self.seats,
+                           "entries": self.entries, "outcome": self.outcome,
+                           "chain": self.chain}, ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        data = json.loads(text)
+        return cls(game=data["game"], rules=data["rules"], seed=int(data["seed"]),
+                   n_players=data["n_players"], options=data["options"], seats=data["seats"],
+                   entries=data["entries"], outcome=data["outcome"], chain=data["chain"],
+                   format=data.get("format", 0))
+
+    @property
+    def moves(self) -> int:
+        return sum(1 for e in self.entries if "act" in e)
+
+
+def outcome_json(scores: dict[int, float], winners: Iterable[int], reason: str
+                 ) -> dict[str, Any]:
+    return {"scores": {str(k): float(v) for k, v in sorted(scores.items())},
+            "winners": sorted(winners), "reason": reason}
+
+
+def seats_json(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What a record keeps of each seat: who sat there and how the game ended for them."""
+    keep = ("user_id", "name", "ai", "left", "replaced", "team")
+    return [{k: s[k] for k in keep if s.get(k) not in (None, False)} for s in seats]
+
+
+def build_record(engine: Engine, *, lines: str, options: dict[str, Any],
+                 seats: list[dict[str, Any]], outcome: dict[str, Any], chain: str
+                 ) -> GameRecord | None:
+    """The record of a finished table from its stored move lines; None if the lines do not
+    cover the whole game (a game that began before moves were recorded)."""
+    entries = parse_lines(lines)
+    if not entries or "start" not in entries[0] or not chain:
+        return None
+    start = entries[0]["start"]
+    return GameRecord(game=engine.name, rules=rules_fingerprint(engine.name),
+                      seed=int(start["seed"]), n_players=int(start["n"]), options=options,
+                      seats=seats_json(seats), entries=entries[1:], outcome=outcome,
+                      chain=chain)
+
+
+# ---------------------------------------------------------------------- replaying
+class ReplayMismatch(Exception):
+    """The record does not replay to what was recorded; the message says where."""
+
+
+@dataclass
+class Frame:
+    """One step of a replayed game: the state after it and what happened in it."""
+
+    index: int  # 0 = the deal, k = after the k-th move
+    state: Any
+    seat: int | None = None  # who moved (None for the deal)
+    action: Any = None
+    by: str | None = None
+    events: tuple[Event, ...] = ()
+    notes: list[str] = field(default_factory=list)  # the bot's lines before this move
+    before: Any = None  # the state the move was made in (for `describe`)
+
+
+@dataclass
+class Replay:
+    record: GameRecord
+    engine: Engine
+    frames: list[Frame]
+
+    @property
+    def last(self) -> int:
+        return len(self.frames) - 1
+
+
+def replay(engine: Engine, record: GameRecord) -> Replay:
+    """Rebuild every step of `record`; ReplayMismatch if it does not reproduce the recorded
+    game exactly (every move legal, every public view and event, the outcome)."""
+    if record.format != RECORD_FORMAT:
+        raise ReplayMismatch(f"the record is in format {record.format}; this version reads "
+                             f"format {RECORD_FORMAT}")
+    if record.game != engine.name:
+        raise ReplayMismatch("the record is of another game")
+    try:
+        state = engine.new_game(record.n_players, record.seed,
+                                engine.parse_options(record.options))
+    except (GameError, ValueError) as exc:
+        raise ReplayMismatch(f"the game can't be dealt again: {exc}") from None
+    link = chain_link("", engine, state)
+    frames = [Frame(0, state)]
+    notes: list[str] = []
+    for entry in record.entries:
+        if "note" in entry:
+            notes.append(str(entry["note"]))
+            continue
+        step = len(frames)
+        try:
+            action = decode_action(engine, entry["act"])
+            seat = int(entry["seat"])
+            result = engine.apply(state, seat, action)
+        except (CodecError, GameError, ValueError, KeyError, TypeError) as exc:
+            raise ReplayMismatch(f"move {step} can't be made again ({exc})") from None
+        link = chain_link(link, engine, result.state, result.events)
+        frames.append(Frame(step, result.state, seat, action, entry.get("by"),
+                            tuple(result.events), notes, state))
+        notes = []
+        state = result.state
+    outcome = engine.outcome(state)
+    if outcome is None:
+        raise ReplayMismatch(f"the game is not over after its {len(frames) - 1} moves")
+    again = outcome_json(outcome.scores, outcome.winners, outcome.reason)
+    if again != record.outcome:
+        raise ReplayMismatch("it ends with another result than the one recorded")
+    if link != record.chain:
+        raise ReplayMismatch("the table would not look the same at every step")
+    return Replay(record, engine, frames)
