@@ -32,6 +32,9 @@ TEAM_ID = re.compile(r"lt:(?P<table>\d+)")
 REMOVE_ID = re.compile(r"lr:(?P<table>\d+)")
 REMATCH_ID = re.compile(r"ra:(?P<match>\d+)")
 RULES_ID = re.compile(r"rl:(?P<game>[a-z_]+)")
+# The answer to a click whose custom id or value the bot never made (a modified client, or
+# a message from an older version of the bot): Discord would otherwise say it "failed".
+STALE_BUTTON = "That button is out of date or not one of mine: use the newest board."
 
 
 class RoutedView(discord.ui.View):
@@ -128,7 +131,7 @@ async def _route(interaction: discord.Interaction) -> bool:
         await handlers.on_panel_select(interaction, int(match["table"]), int(match["version"]),
                                        match["prefix"], values[0] if values else "")
     elif match := TEAM_ID.fullmatch(custom_id):
-        await handlers.on_team(interaction, int(match["table"]), int(values[0] if values else 0))
+        await handlers.on_team(interaction, int(match["table"]), str(values[0] if values else ""))
     elif match := REMOVE_ID.fullmatch(custom_id):
         await handlers.on_remove(interaction, int(match["table"]), str(values[0] if values
                                                                         else ""))
@@ -141,5 +144,6 @@ async def _route(interaction: discord.Interaction) -> bool:
         else:
             await handlers.show_rules(interaction, ui)
     else:
+        await reply_error(interaction, STALE_BUTTON)
         return False
     return True
