@@ -137,6 +137,49 @@ MIGRATIONS: list[tuple[int, str]] = [
     );
     CREATE INDEX match_records_by_time ON match_records (finished_at);
     """),
+    # Ratings and /history (issue 18), portable like 5. `player` is "u:<user id>" or
+    # "ai:<level>" (bot.ratings.player_key); `match_players` lets /history find a member's
+    # games without reading every match's JSON.
+    (6, """
+    CREATE TABLE ratings (
+        guild_id   BIGINT           NOT NULL,
+        game       TEXT             NOT NULL,
+        player     TEXT             NOT NULL,
+        user_id    BIGINT,
+        mu         DOUBLE PRECISION NOT NULL,
+        sigma      DOUBLE PRECISION NOT NULL,
+        games      INTEGER          NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (guild_id, game, player)
+    );
+    CREATE TABLE rating_changes (
+        match_id     BIGINT           NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        guild_id     BIGINT           NOT NULL,
+        game         TEXT             NOT NULL,
+        player       TEXT             NOT NULL,
+        user_id      BIGINT,
+        mu_before    DOUBLE PRECISION NOT NULL,
+        sigma_before DOUBLE PRECISION NOT NULL,
+        mu_after     DOUBLE PRECISION NOT NULL,
+        sigma_after  DOUBLE PRECISION NOT NULL,
+        placement    INTEGER          NOT NULL,
+        won          INTEGER          NOT NULL,
+        finished_at  DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (match_id, player)
+    );
+    CREATE INDEX rating_changes_by_player ON rating_changes (guild_id, game, player,
+                                                             finished_at);
+    CREATE TABLE match_players (
+        match_id    BIGINT           NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        guild_id    BIGINT,
+        game        TEXT             NOT NULL,
+        user_id     BIGINT           NOT NULL,
+        seat        INTEGER          NOT NULL,
+        finished_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (match_id, seat)
+    );
+    CREATE INDEX match_players_by_user ON match_players (guild_id, user_id, finished_at);
+    """),
 ]
 
 SYNCHRONOUS_MODES = ("FULL", "NORMAL")
@@ -197,6 +240,8 @@ class StatRow:
     played: int
     wins: int
     points: float
+    mu: float | None = None  # the rating (bot.ratings), None if never rated
+    sigma: float | None = None
 
     @property
     def win_rate(self) -> float:
@@ -638,11 +683,15 @@ class Storage:
     @_writes
     async def finish_table(self, table: TableRow, *, scores: dict[int, float],
                            winners: Iterable[int], reason: str, finished_at: float,
-                           record: str | None = None) -> int:
-        """Record a finished game, update stats, keep its replay `record` (JSON, see
-        bot.replay.record) and drop the table, all in one transaction.
+                           record: str | None = None, rating: Any = None) -> int:
+        """Record a finished game, update stats and ratings, keep its replay `record` (JSON,
+        see bot.replay.record) and drop the table, all in one transaction: a game is rated
+        exactly once, and a refused write leaves everything as it was.
 
         `scores`/`winners` are by seat; seats without a user id (AI) get no stats row.
+        `rating` (a bot.ratings.RatingJob) names whose ratings to read and computes the new
+        ones from them; read and written inside the transaction, so two games of a server
+        finishing together both count.
         """
         winners = set(winners)
         players = [{"seat": i, "user_id": s.get("user_id"), "name": s.get("name"),
@@ -684,6 +733,16 @@ class Storage:
                         "points=points+excluded.points, last_played=excluded.last_played",
                         (table.guild_id, table.game, player["user_id"], player["name"],
                          won, points, finished_at))
+                for player in players:
+                    if player["user_id"] is not None:
+                        await self._db.execute(
+                            "INSERT INTO match_players (match_id, guild_id, game, user_id, "
+                            "seat, finished_at) VALUES (?,?,?,?,?,?)",
+                            (match_id, table.guild_id, table.game, player["user_id"],
+                             player["seat"], finished_at))
+                if rating is not None:
+                    await self._rate(match_id, table.guild_id, table.game, rating,
+                                     finished_at)
             await self._db.execute("DELETE FROM table_moves WHERE table_id=?", (table.id,))
             await self._db.execute("DELETE FROM game_tables WHERE id=?", (table.id,))
         except BaseException:
@@ -691,6 +750,80 @@ class Storage:
             raise
         await self._db.execute("COMMIT")
         return match_id
+
+    async def _rate(self, match_id: int, guild_id: int, game: str, job: Any,
+                    finished_at: float) -> None:
+        """Inside finish_table's transaction: read the players' ratings, let `job` compute
+        the new ones, write them and the game's rating changes."""
+        keys = job.keys
+        marks = ",".join("?" * len(keys))
+        async with self._db.execute(
+                f"SELECT player, mu, sigma FROM ratings WHERE guild_id=? AND game=? "
+                f"AND player IN ({marks})", (guild_id, game, *keys)) as cur:
+            current = {row[0]: (row[1], row[2]) for row in await cur.fetchall()}
+        for change in job.compute(current):
+            await self._db.execute(
+                "INSERT INTO ratings (guild_id, game, player, user_id, mu, sigma, games, "
+                "updated_at) VALUES (?,?,?,?,?,?,1,?) "
+                "ON CONFLICT (guild_id, game, player) DO UPDATE SET mu=excluded.mu, "
+                "sigma=excluded.sigma, games=ratings.games+1, updated_at=excluded.updated_at",
+                (guild_id, game, change.player, change.user_id, change.after.mu,
+                 change.after.sigma, finished_at))
+            await self._db.execute(
+                "INSERT INTO rating_changes (match_id, guild_id, game, player, user_id, "
+                "mu_before, sigma_before, mu_after, sigma_after, placement, won, finished_at) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (match_id, guild_id, game, change.player, change.user_id, change.before.mu,
+                 change.before.sigma, change.after.mu, change.after.sigma, change.placement,
+                 int(change.won), finished_at))
+
+    # ------------------------------------------------------------------ ratings
+    async def rated_leaderboard(self, guild_id: int, game: str, *, limit: int,
+                                min_games: int, default: tuple[float, float], z: float
+                                ) -> list[StatRow]:
+        """The best players of a game by conservative rating, mu − z·sigma (a player with
+        results from before ratings existed counts as `default`), among those with
+        `min_games` finished games."""
+        mu0, sigma0 = default
+        async with self._db.execute(
+                "SELECT s.user_id, s.name, s.game, s.played, s.wins, s.points, r.mu, r.sigma "
+                "FROM player_stats s LEFT JOIN ratings r ON r.guild_id = s.guild_id AND "
+                "r.game = s.game AND r.user_id = s.user_id "
+                "WHERE s.guild_id=? AND s.game=? AND s.played>=? "
+                "ORDER BY COALESCE(r.mu, ?) - ? * COALESCE(r.sigma, ?) DESC, s.wins DESC, "
+                "s.name LIMIT ?",
+                (guild_id, game, min_games, mu0, z, sigma0, limit)) as cur:
+            return [StatRow(*row) for row in await cur.fetchall()]
+
+    async def ai_ratings(self, guild_id: int, game: str) -> list[tuple[str, float, float, int]]:
+        """(level, mu, sigma, games) of a game's AI levels on a server."""
+        async with self._db.execute(
+                "SELECT player, mu, sigma, games FROM ratings WHERE guild_id=? AND game=? "
+                "AND user_id IS NULL ORDER BY player", (guild_id, game)) as cur:
+            return [(row[0].removeprefix("ai:"), row[1], row[2], row[3])
+                    for row in await cur.fetchall()]
+
+    async def recent_ratings(self, guild_id: int, game: str, user_id: int, limit: int = 10
+                             ) -> list[dict[str, Any]]:
+        """A member's last `limit` rated games of a game, newest first."""
+        async with self._db.execute(
+                "SELECT match_id, mu_before, sigma_before, mu_after, sigma_after, placement, "
+                "won, finished_at FROM rating_changes WHERE guild_id=? AND game=? AND "
+                "player=? ORDER BY finished_at DESC, match_id DESC LIMIT ?",
+                (guild_id, game, f"u:{user_id}", limit)) as cur:
+            rows = await cur.fetchall()
+        return [{"match_id": r[0], "before": (r[1], r[2]), "after": (r[3], r[4]),
+                 "placement": r[5], "won": bool(r[6]), "finished_at": r[7]} for r in rows]
+
+    async def match_rating_changes(self, match_id: int) -> list[dict[str, Any]]:
+        """How one game moved its players' ratings."""
+        async with self._db.execute(
+                "SELECT player, user_id, mu_before, sigma_before, mu_after, sigma_after, "
+                "placement, won FROM rating_changes WHERE match_id=? ORDER BY placement, "
+                "player", (match_id,)) as cur:
+            return [{"player": r[0], "user_id": r[1], "before": (r[2], r[3]),
+                     "after": (r[4], r[5]), "placement": r[6], "won": bool(r[7])}
+                    for r in await cur.fetchall()]
 
     async def table_actions(self, table_id: int) -> str:
         """A table's stored move lines (bot.replay.record), "" if there are none;
@@ -795,7 +928,11 @@ class Storage:
             (user_id, json.dumps(settings, sort_keys=True), time.time()))
 
     async def player_stats(self, guild_id: int, user_id: int) -> list[StatRow]:
+        """A member's record per game on a server, with their rating where they have one."""
         async with self._db.execute(
-                "SELECT user_id, name, game, played, wins, points FROM player_stats "
-                "WHERE guild_id=? AND user_id=? ORDER BY game", (guild_id, user_id)) as cur:
+                "SELECT s.user_id, s.name, s.game, s.played, s.wins, s.points, r.mu, r.sigma "
+                "FROM player_stats s LEFT JOIN ratings r ON r.guild_id = s.guild_id AND "
+                "r.game = s.game AND r.player = ? "
+                "WHERE s.guild_id=? AND s.user_id=? ORDER BY s.game",
+                (f"u:{user_id}", guild_id, user_id)) as cur:
             return [StatRow(*row) for row in await cur.fetchall()]

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.ratings import RatingJob
 from bot.replay.record import (
     build_record,
     chain_link,
@@ -602,10 +603,12 @@ class TableService:
         result = table.engine.outcome(table.state)
         try:
             record = self._record_of(table, await self.storage.table_actions(table.id))
+            rating = RatingJob.of(table.seats, result.scores, result.winners,
+                                  str(table.game_options.get("ai_level", "normal")))
             match_id = await self.storage.finish_table(
                 table.row, scores=result.scores, winners=result.winners,
                 reason=shown(result.reason, table.plain_names), finished_at=time.time(),
-                record=record)
+                record=record, rating=rating)
         except StorageError as exc:
             table.finish_pending = True
             log.error("table %s: could not record the result yet: %s", table.id, exc)
