@@ -24,7 +24,7 @@ from bot.pictures import Picture
 from bot.pictures.prefs import PicturePrefs
 from bot.ratings import ordinal, rating_text, trend_text
 from bot.ui import render
-from bot.ui.components import RematchButton, RoutedView
+from bot.ui.components import RematchButton, ReplayButton, RoutedView
 from bot.ui.names import pings
 from bot.ui.text import CONTENT_LIMIT, DESCRIPTION_LIMIT, clip, shown
 
@@ -387,9 +387,11 @@ class Publisher:
         reason = shown(outcome.reason, table.plain_names)  # a footer shows no markdown
         embed.set_footer(text=f"{reason} · /leaderboard and /stats keep the score")
         view = None
-        if table.meta.get("match_id") and any(s.get("user_id") for s in table.seats):
+        if table.meta.get("match_id"):
             view = RoutedView()
-            view.add_item(RematchButton(table.meta["match_id"]))
+            if any(s.get("user_id") for s in table.seats):
+                view.add_item(RematchButton(table.meta["match_id"]))
+            view.add_item(ReplayButton(table.meta["match_id"]))
         await channel.send(embeds=render.result_embeds(table, embed),
                            **({"view": view} if view else {}))
 

@@ -139,8 +139,9 @@ MIGRATIONS: list[tuple[int, str]] = [
     """),
     # Ratings and /history (issue 18), portable like 5. `player` is "u:<user id>" or
     # "ai:<level>" (bot.ratings.player_key); `match_players` lets /history find a member's
-    # games without reading every match's JSON.
+    # games without reading every match's JSON; `match_records.moves` gives a game's length.
     (6, """
+    ALTER TABLE match_records ADD COLUMN moves INTEGER;
     CREATE TABLE ratings (
         guild_id   BIGINT           NOT NULL,
         game       TEXT             NOT NULL,
@@ -258,6 +259,19 @@ def _table_from(row: Iterable[Any]) -> TableRow:
     return TableRow(id_, guild_id, channel_id, game, status, host_id, json.loads(seats),
                     json.loads(options), state, version, board, json.loads(meta), created,
                     started)
+
+
+_MATCH_COLUMNS = ("m.id, m.guild_id, m.channel_id, m.game, m.players, m.scores, m.winners, "
+                  "m.reason, m.started_at, m.finished_at, m.duration, r.moves")
+
+
+def _match_from(row: Iterable[Any]) -> dict[str, Any]:
+    (id_, guild_id, channel_id, game, players, scores, winners, reason, started, finished,
+     duration, moves) = list(row)[:12]
+    return {"id": id_, "guild_id": guild_id, "channel_id": channel_id, "game": game,
+            "players": json.loads(players), "scores": json.loads(scores),
+            "winners": json.loads(winners), "reason": reason, "started_at": started,
+            "finished_at": finished, "duration": duration, "moves": moves}
 
 
 _SAVE_BATCH = 200  # rows per save statement (13 parameters each, far below SQLite's limit)
@@ -683,7 +697,8 @@ class Storage:
     @_writes
     async def finish_table(self, table: TableRow, *, scores: dict[int, float],
                            winners: Iterable[int], reason: str, finished_at: float,
-                           record: str | None = None, rating: Any = None) -> int:
+                           record: str | None = None, moves: int | None = None,
+                           rating: Any = None) -> int:
         """Record a finished game, update stats and ratings, keep its replay `record` (JSON,
         see bot.replay.record) and drop the table, all in one transaction: a game is rated
         exactly once, and a refused write leaves everything as it was.
@@ -711,9 +726,9 @@ class Storage:
             match_id = cur.lastrowid
             if record is not None:
                 await self._db.execute(
-                    "INSERT INTO match_records (match_id, guild_id, game, record, finished_at) "
-                    "VALUES (?,?,?,?,?)", (match_id, table.guild_id, table.game, record,
-                                           finished_at))
+                    "INSERT INTO match_records (match_id, guild_id, game, record, finished_at, "
+                    "moves) VALUES (?,?,?,?,?,?)", (match_id, table.guild_id, table.game, record,
+                                                    finished_at, moves))
             if table.guild_id is not None:
                 for player in players:
                     # an AI seat has no user id; a human whom an AI replaced (time ran out)
@@ -872,15 +887,41 @@ class Storage:
                  "finished_at": r[6], "duration": r[7]} for r in rows]
 
     async def match(self, match_id: int) -> dict[str, Any] | None:
-        """One finished game: its place, players and options (for **Play again**)."""
+        """One finished game: its place, players, options (for **Play again**) and result
+        (see history_matches; `moves` is None when no replay record is kept)."""
         async with self._db.execute(
-                "SELECT id, guild_id, channel_id, game, players, options FROM matches "
-                "WHERE id=?", (match_id,)) as cur:
+                f"SELECT {_MATCH_COLUMNS}, m.options FROM matches m LEFT JOIN match_records r "
+                "ON r.match_id = m.id WHERE m.id=?", (match_id,)) as cur:
             row = await cur.fetchone()
         if row is None:
             return None
-        return {"id": row[0], "guild_id": row[1], "channel_id": row[2], "game": row[3],
-                "players": json.loads(row[4]), "options": json.loads(row[5] or "{}")}
+        return {**_match_from(row), "options": json.loads(row[-1] or "{}")}
+
+    async def history_matches(self, guild_id: int, *, game: str | None = None,
+                              user_id: int | None = None, before: int | None = None,
+                              limit: int = 50, replayable: bool = False
+                              ) -> list[dict[str, Any]]:
+        """A server's finished games, newest first: of one game, one member's, older than
+        the match id `before`, only those with a replay record."""
+        query = (f"SELECT {_MATCH_COLUMNS} FROM matches m LEFT JOIN match_records r "
+                 "ON r.match_id = m.id WHERE m.guild_id=?")
+        args: list[Any] = [guild_id]
+        if game:
+            query += " AND m.game=?"
+            args.append(game)
+        if user_id is not None:
+            query += (" AND m.id IN (SELECT match_id FROM match_players WHERE guild_id=? AND "
+                      "user_id=?)")
+            args += [guild_id, user_id]
+        if before is not None:
+            query += " AND m.id < ?"
+            args.append(before)
+        if replayable:
+            query += " AND r.match_id IS NOT NULL"
+        query += " ORDER BY m.id DESC LIMIT ?"
+        args.append(limit)
+        async with self._db.execute(query, args) as cur:
+            return [_match_from(row) for row in await cur.fetchall()]
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10,
                           min_games: int = 1) -> list[StatRow]:
