@@ -63,6 +63,7 @@ class ConfigGroup(app_commands.Group, name="config",
         await reply(interaction, embed=embed, ephemeral=True)
 
     @app_commands.command(name="show", description="Show a game's default options here.")
+    @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
     async def show(self, interaction: discord.Interaction, game: str) -> None:
         await self._show(interaction, game)
@@ -70,7 +71,8 @@ class ConfigGroup(app_commands.Group, name="config",
     @app_commands.command(name="set", description="Set one default option of a game (Manage "
                           "Server).")
     @app_commands.check(_managers_only)
-    @app_commands.describe(option="Option name (suggestions list them)", value="New value")
+    @app_commands.describe(game="Which game", option="Option name (suggestions list them)",
+                           value="New value")
     @app_commands.choices(game=GAME_CHOICES)
     async def set(self, interaction: discord.Interaction, game: str, option: str,
                   value: str) -> None:
@@ -134,6 +136,7 @@ class ConfigGroup(app_commands.Group, name="config",
     @app_commands.command(name="reset", description="Forget this server's defaults for a game "
                           "(Manage Server).")
     @app_commands.check(_managers_only)
+    @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
     async def reset(self, interaction: discord.Interaction, game: str) -> None:
         await self.bot.storage.reset_game_settings(interaction.guild_id, game)

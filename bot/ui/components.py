@@ -37,6 +37,9 @@ REPLAY_ID = re.compile(r"rp:(?P<match>\d{1,19}):(?P<view>[cm]):(?P<op>[a-z]):(?P
 EXPORT_ID = re.compile(r"rx:(?P<match>\d{1,19}):(?P<view>[cm])")
 HISTORY_ID = re.compile(r"hs:(?P<game>[a-z_]+|-):(?P<user>\d{1,20}):(?P<page>\d{1,5})")
 HISTORY_PICK_ID = re.compile(r"hp:\d{1,5}")
+# The answer to a click whose custom id or value the bot never made (a modified client, or
+# a message from an older version of the bot): Discord would otherwise say it "failed".
+STALE_BUTTON = "That button is out of date or not one of mine: use the newest board."
 
 
 class RoutedView(discord.ui.View):
@@ -141,7 +144,7 @@ async def _route(interaction: discord.Interaction) -> bool:
         await handlers.on_panel_select(interaction, int(match["table"]), int(match["version"]),
                                        match["prefix"], values[0] if values else "")
     elif match := TEAM_ID.fullmatch(custom_id):
-        await handlers.on_team(interaction, int(match["table"]), int(values[0] if values else 0))
+        await handlers.on_team(interaction, int(match["table"]), str(values[0] if values else ""))
     elif match := REMOVE_ID.fullmatch(custom_id):
         await handlers.on_remove(interaction, int(match["table"]), str(values[0] if values
                                                                         else ""))
@@ -171,5 +174,6 @@ async def _route(interaction: discord.Interaction) -> bool:
         else:
             await handlers.show_rules(interaction, ui)
     else:
+        await reply_error(interaction, STALE_BUTTON)
         return False
     return True

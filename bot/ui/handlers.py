@@ -10,7 +10,7 @@ import discord
 from bot.hooks import Hook, handed_over
 from bot.tables.service import TableError, need_unpaused
 from bot.ui import panel, render
-from bot.ui.components import PanelSelect, RoutedView, TableButton
+from bot.ui.components import STALE_BUTTON, PanelSelect, RoutedView, TableButton
 from bot.ui.names import clean_name, escape_markdown, pings, safe_name
 from bot.ui.replies import reply, reply_error
 from bot.ui.text import (
@@ -52,6 +52,20 @@ def missing_channel_permissions(interaction: discord.Interaction) -> str:
     none). Discord sends the bot's permissions there with every interaction."""
     perms = interaction.app_permissions
     return " and ".join(name for attr, name in BOARD_PERMISSIONS if not getattr(perms, attr))
+
+
+def number(text: str) -> int:
+    """A number read from a custom id or a menu value. Discord only sends ids the bot put on
+    a message, but a modified client or an old message may send anything: crafted text is a
+    friendly refusal, not a logged crash."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 18:
+        raise TableError(STALE_BUTTON)
+    return int(text)
+
+
+def prefix_of(text: str) -> tuple[int, ...]:
+    """A panel path (`0.2.1`) from a custom id, refused like `number` when malformed."""
+    return tuple(number(part) for part in text.split(".") if part != "")
 
 
 class TableInteractions:
@@ -133,7 +147,7 @@ class TableInteractions:
         title = table.engine.title if table is not None else _game_title(interaction)
         lines = await self.service.history(table_id)
         embed, view = render.history_page(table_id, title, lines,
-                                          int(arg) if arg.isdigit() else None)
+                                          number(arg) if arg else None)
         if arg:  # a page button of an earlier answer: turn that page
             await interaction.response.edit_message(embed=embed, view=view)
         else:
@@ -163,7 +177,7 @@ class TableInteractions:
                         value: str) -> None:
         """The host's "remove a seat" menu in the lobby."""
         try:
-            if not value.isdigit():
+            if not (value.isascii() and value.isdigit()) or len(value) > 3:
                 raise TableError("That seat is already empty.")
             table, _name = await self.service.remove_seat(table_id, interaction.user.id,
                                                           int(value))
@@ -221,31 +235,32 @@ class TableInteractions:
     async def _op_turn(self, interaction, table_id, arg):
         table = self.service.get(table_id)
         seat = self._seat(table, interaction)
-        if arg and int(arg) != table.version and not table.playing:
+        if arg and number(arg) != table.version and not table.playing:
             raise TableError("This board is out of date.")
         await self.show_panel(interaction, table, seat, (), edit=False)
 
     async def _op_act(self, interaction, table_id, arg):
-        version, _, index = arg.partition(".")
+        version_text, _, index_text = arg.partition(".")
+        version, index = number(version_text), number(index_text)
         table = self.service.get(table_id)
         seat = self._seat(table, interaction)
-        if int(version) != table.version:
+        if version != table.version:
             raise TableError("These buttons are out of date; the game has moved on.")
         legal = list(table.engine.legal_actions(table.state, seat))
-        if not legal or int(index) >= len(legal):
+        if not legal or index >= len(legal):
             raise TableError("It's not your turn.")
-        await self.perform(interaction, table, legal[int(index)], version=int(version))
+        await self.perform(interaction, table, legal[index], version=version)
 
     async def _op_pn(self, interaction, table_id, arg):
         """Panel navigation: arg = `{version}:{prefix}[:{page}]`."""
         version, _, rest = arg.partition(":")
         prefix_text, _, page = rest.partition(":")
-        await self._panel_step(interaction, table_id, int(version), prefix_text,
-                               int(page or 0))
+        await self._panel_step(interaction, table_id, number(version), prefix_text,
+                               number(page or "0"))
 
-    async def on_team(self, interaction: discord.Interaction, table_id: int, team: int) -> None:
+    async def on_team(self, interaction: discord.Interaction, table_id: int, team: str) -> None:
         try:
-            table = await self.service.choose_team(table_id, interaction.user.id, team)
+            table = await self.service.choose_team(table_id, interaction.user.id, number(team))
             await self._lobby_changed(interaction, table, "")
         except TableError as exc:
             await reply_error(interaction, str(exc))
@@ -256,7 +271,7 @@ class TableInteractions:
         try:
             if value.startswith("page:"):
                 await self._panel_step(interaction, table_id, version, prefix,
-                                       int(value.split(":")[1]))
+                                       number(value.partition(":")[2]))
             else:
                 joined = f"{prefix}.{value}" if prefix else value
                 await self._panel_step(interaction, table_id, version, joined, 0)
@@ -272,7 +287,7 @@ class TableInteractions:
                 content="⌛ This panel is out of date — the game has moved on. Press **Take my "
                 "turn** on the board again.", embed=None, view=None)
             return
-        await self.show_panel(interaction, table, seat, panel.decode(prefix_text), edit=True,
+        await self.show_panel(interaction, table, seat, prefix_of(prefix_text), edit=True,
                               page=page)
 
     async def show_panel(self, interaction: discord.Interaction, table: LiveTable, seat: int,
@@ -339,21 +354,22 @@ class TableInteractions:
                              text: str) -> None:
         """A panel move's text form came back: custom id `tm:{table}:{version}:{prefix}`."""
         try:
-            _, table_id, version, prefix = custom_id.split(":", 3)
-            table = self.service.get(int(table_id))
+            _, table_id, version_text, prefix = [*custom_id.split(":", 3), "", "", ""][:4]
+            version = number(version_text)
+            table = self.service.get(number(table_id))
             seat = self._seat(table, interaction)
-            if int(version) != table.version:
+            if version != table.version:
                 raise TableError("The game moved on while you were typing; please choose "
                                  "your move again.")
             try:
                 level = panel.resolve(table.engine, table.state, seat, table.plain_names,
-                                      panel.decode(prefix))
+                                      prefix_of(prefix))
             except IndexError:
                 raise TableError("That choice is no longer available.") from None
             if level.action is None:
                 raise TableError("That choice is no longer available.")
             action = table.ui.with_text(level.action, text)
-            await self.perform(interaction, table, action, version=int(version))
+            await self.perform(interaction, table, action, version=version)
         except TableError as exc:
             await reply_error(interaction, str(exc))
 
@@ -373,13 +389,22 @@ class TableInteractions:
         table.hook = hook  # before any await: the delivery task starts after this one yields
         confirmation = "\n".join([f"✅ {text}", *(f"🤫 {line}" for line in secrets)])
         seat = table.seat_of(interaction.user.id)
-        if (edit and not table.finished and seat is not None
-                and seat in table.engine.waiting_for(table.state)):
-            # still this player's turn (e.g. after drawing): the panel goes on in place
-            await self.show_panel(interaction, table, seat, (), edit=True, note=confirmation)
-        elif edit:
-            await interaction.response.edit_message(content=confirmation, embed=None, view=None)
-        else:
+        try:
+            if (edit and not table.finished and seat is not None
+                    and seat in table.engine.waiting_for(table.state)):
+                # still this player's turn (e.g. after drawing): the panel goes on in place
+                await self.show_panel(interaction, table, seat, (), edit=True,
+                                      note=confirmation)
+            elif edit:
+                await interaction.response.edit_message(content=confirmation, embed=None,
+                                                        view=None)
+            else:
+                await reply(interaction, confirmation, ephemeral=True)
+        except (discord.HTTPException, TimeoutError):
+            # The move is saved: the generic "something went wrong; nothing was changed"
+            # would be untrue. Say what happened in a plain answer instead (a reply falls
+            # back to a followup when the failed callback went through after all).
+            log.warning("confirming a move on table %s failed", table.id, exc_info=True)
             await reply(interaction, confirmation, ephemeral=True)
 
     async def show_hand(self, interaction: discord.Interaction, table: LiveTable) -> None:

@@ -53,9 +53,9 @@ def _visible(char: str) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def clean_name(raw: object, limit: int = NAME_LIMIT) -> str:
+def clean_name(raw: object, limit: int = NAME_LIMIT, fallback: str = FALLBACK_NAME) -> str:
     """A name on one line, without invisible characters, at most `limit` characters (cut
-    with an ellipsis); `FALLBACK_NAME` when nothing visible is left."""
+    with an ellipsis); `fallback` when nothing visible is left."""
     text = "".join(_visible(c) for c in str(raw or ""))
     text = " ".join(text.split())
     if len(text) > limit:
@@ -64,7 +64,7 @@ def clean_name(raw: object, limit: int = NAME_LIMIT) -> str:
         while text and (text[-1] in (_ZWJ, _ZWNJ) or unicodedata.category(text[-1]) == "Mn"):
             text = text[:-1]
         text = text.rstrip() + "…"
-    return text.strip(_ZWJ + _ZWNJ) or FALLBACK_NAME
+    return text.strip(_ZWJ + _ZWNJ) or fallback
 
 
 def escape_markdown(text: str) -> str:
@@ -98,10 +98,15 @@ def code_safe(text: str) -> str:
     return text.replace("`", "ˋ")
 
 
+EMPTY_ECHO = "*(nothing)*"
+
+
 def echo(text: object, limit: int = ECHO_LIMIT) -> str:
     """A user's input quoted back to them (`I couldn't read "…"`): one line, shortened,
-    shown in a code span that it cannot break out of."""
-    return f"`{code_safe(clean_name(text, limit)) or ' '}`"
+    shown in a code span that it cannot break out of. Input with nothing visible in it is
+    `EMPTY_ECHO`, never a display name's fallback ("Player")."""
+    shown = clean_name(text, limit, fallback="")
+    return f"`{code_safe(shown)}`" if shown else EMPTY_ECHO
 
 
 def pings(*user_ids: int) -> discord.AllowedMentions:

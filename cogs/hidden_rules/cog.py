@@ -240,7 +240,7 @@ class HiddenRulesUI(GameUI):
         if view.get("referee"):
             extras.append("🧑‍⚖️ referee on")
         near = cap_note(view["turns"], view["max_turns"], "turn")
-        if near:
+        if near and view["phase"] != "over":  # a finished game has no cap ahead of it
             extras.append(near)
         # one line with the title rather than a footer of its own (a phone shows ~20)
         embed.title = clip(f"{embed.title} · {' · '.join(extras)}", 256)

@@ -208,7 +208,7 @@ class SixSuitUI(GameUI):
         lines = [f"**Round {view['round']}** · dealer {_name(names, view['dealer'])} · {mode} · "
                  "piles read 1 → 6"]
         near = cap_note(view["round"] - 1, view["max_rounds"], "round")
-        if near:
+        if near and view["phase"] != "over":  # a finished game has no cap ahead of it
             lines.append(near)
         lines += self._phase_lines(view, names)
         if view.get("free_time") and view["phase"] != "over":
@@ -310,7 +310,7 @@ class SixSuitUI(GameUI):
                 notes.append("everyone saw it")
             rows.append(f"{_card(label)} {card_words(label)}"
                         + (f" *({', '.join(notes)})*" if notes else ""))
-        embed = discord.Embed(title="Your Six Suit hand", colour=self.colour)
+        embed = discord.Embed(title=f"{self.emoji} Your Six Suit hand", colour=self.colour)
         embed.description = "\n".join(rows) or "Your hand is empty."
         if view.get("teams"):
             mates = [_name(names, s["seat"]) for s in view["seats"]

@@ -292,7 +292,7 @@ class SuitTabooUI(GameUI):
             per = 1 if own else 2
             left = max(0, total - shields * per)
             rows.append(f"So far: **{plural(total, 'penalty', 'penalties')}**, your "
-                        f"{plural(shields, 'shield')} cancel "
+                        f"{plural(shields, 'shield')} {'cancels' if shields == 1 else 'cancel'} "
                         f"{min(total, shields * per)} → "
                         + ("**unexposed**" if left == 0 else f"**{left} uncovered**"))
             embed.add_field(name="Doubts cast at you", value=clip("\n".join(rows)),

@@ -157,7 +157,7 @@ class TabooUI(GameUI):
             discard += f", top `{view['discard_top']}`"
         lines.append(f"{stock} · {discard}")
         near = cap_note(view["turn"], view["max_turns"], "turn")
-        if near:
+        if near and view["phase"] != "over":  # a finished game has no cap ahead of it
             lines.append(near)
         embed = discord.Embed(title="The row", description="\n".join(lines), colour=self.colour)
         decks = "two decks" if view.get("decks") == 2 else "one deck"

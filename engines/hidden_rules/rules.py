@@ -570,7 +570,7 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         s.last, s.waived = LastPlay(seat, index, ctx), 1 << seat
         label = facts.label
         shown = f"{label} as {value}" if card.rank == 1 else label
-        events.append(Event("play", f"{{P{seat}}} plays {shown} (total {total}){_say_suffix(say)}",
+        events.append(Event("play", f"{{P{seat}}} plays {shown} (total {total}){_say_suffix(say)}.",
                             None, {"seat": seat, "card": label, "value": value, "total": total,
                                    "say": say}))
         if total == 21:

@@ -721,9 +721,11 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             s.reason = (f"safety cap: {s.options.max_rounds} rounds played without anyone "
                         f"reaching {need} wins; the most round wins take the match")
         if s.phase == "over":
-            wtext = ", ".join(f"{{P{w}}}" for w in s.winners) or "nobody"
-            events.append(public("match_end", f"The match is over: {wtext} win(s). "
-                                 f"({s.reason})", winners=s.winners, wins=s.wins[:]))
+            wtext = ", ".join(f"{{P{w}}}" for w in s.winners)
+            won = (f"Winner: {wtext}" if len(s.winners) == 1 else f"Winners: {wtext}"
+                   if s.winners else "Nobody wins")
+            events.append(public("match_end", f"The match is over. {won} — {s.reason}.",
+                                 winners=s.winners, wins=s.wins[:]))
             return
         s.dealer = (s.dealer + 1) % s.n
         self._deal(s, events)

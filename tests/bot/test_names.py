@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.ui.names import (
+    EMPTY_ECHO,
     FALLBACK_NAME,
     NAME_LIMIT,
     clean_name,
@@ -79,3 +80,12 @@ def test_escaped_names_count_as_plain_text_when_text_is_cut():
     text = " ".join([safe_name("**x** [a](b)")] * 40)
     cut = clip(text, 100)
     assert len(cut) <= 100 and not cut.rstrip("…").rstrip().endswith("\\")
+
+
+def test_echo_of_empty_input_says_nothing_was_given_not_a_display_name():
+    """`/taboo new options:max_turns=` quoted the empty value back as `Player` (the
+    fallback for a display name with nothing visible in it)."""
+    for blank in ("", "   ", "\u200b"):
+        assert echo(blank) == EMPTY_ECHO
+        assert FALLBACK_NAME not in echo(blank)
+    assert echo("abc") == "`abc`"

@@ -342,3 +342,35 @@ async def test_join_and_leave_in_a_loop_is_slowed_down(fake, world, bots):
     clock[0] += 10
     assert "You left" in (await fake.slash(world.bob, "suspense leave",
                                            channel=world.channel)).text
+
+
+async def test_crafted_custom_ids_get_one_friendly_error_and_log_no_failure(
+        fake, world, bots, caplog):
+    """A modified client (or a message from an older version) can send a click whose custom
+    id or menu value the bot never made: `t:1:act:abc` crashed with ValueError, was logged
+    as a failure and answered "Something went wrong". Each gets one friendly ephemeral
+    refusal, changes nothing and logs nothing as a failure."""
+    await bots.start()
+    caplog.set_level(logging.WARNING)
+    d = TableDriver(fake, world, bots, "suspense")
+    await d.open(world.alice, [world.bob])
+    board = d.board()
+    version, state = d.table.version, d.table.row.state
+    tid = d.table_id
+    crafted = [(f"t:{tid}:act:abc", None), (f"t:{tid}:act:1.²", None),
+               (f"t:{tid}:turn:abc", None), (f"t:{tid}:pn:x:0", None),
+               (f"t:{tid}:pn:{version}:a.b", None), (f"t:{tid}:pn:{version}:0:zz", None),
+               (f"t:{tid}:hist:²", None), (f"lt:{tid}", ["abc"]), (f"lr:{tid}", ["²"]),
+               (f"ps:{tid}:{version}:", ["page:x"])]
+    for custom_id, values in crafted:
+        comp = {"type": 2 if values is None else 3, "custom_id": custom_id}
+        extra = {} if values is None else {"values": values}
+        for user in (world.alice, world.outsider):
+            result = await fake._component_interaction(user, board, comp, extra, None)
+            got = [result.text, *(f.text for f in result.followups)]
+            assert len(got) == 1 and result.ephemeral, (custom_id, got)
+            assert got[0].startswith("⚠️") and "Something went wrong" not in got[0], \
+                (custom_id, got)
+    assert d.table.version == version and d.table.row.state == state
+    failures = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not failures, [r.getMessage() for r in failures]

@@ -27,3 +27,11 @@ async def test_every_description_is_plain_text_within_100_characters(fake, world
     bad = [(name, text) for name, text in texts
            if not 1 <= len(text) <= 100 or MARKDOWN.search(text)]
     assert not bad, "\n".join(f"{n}: {t}" for n, t in bad)
+
+
+async def test_every_option_says_what_it_is(fake, world, bot):
+    """discord.py fills a missing option description with "…", which Discord shows as the
+    option's help (it did for `/config show|set|reset game:`)."""
+    blank = [name for name, text in walk(fake.synced_commands(world.guild))
+             if text.strip() in ("…", "...", "")]
+    assert not blank, blank

@@ -271,3 +271,23 @@ async def test_start_is_refused_with_the_reason_when_the_board_cannot_be_posted(
     start = await d.click(world.alice, lobby, "Start")
     assert start.ephemeral and "Send Messages" in start.text
     assert not bot.tables.in_channel(world.channel.id).playing
+
+
+async def test_a_move_whose_answer_discord_refuses_is_not_reported_as_undone(fake, world, bots,
+                                                                               bot):
+    """The move is saved, then Discord refuses the answer to its click (here a 400, as for
+    a panel it would not accept; a timed-out callback takes the same path): the player was
+    told "Something went wrong on my side; nothing was changed", yet the move stood and the
+    game had moved on. They are told the move was made (one answer), and it counts once."""
+    d = suspense(fake, world, bots)
+    await d.open(world.alice, [world.bob, world.carol])
+    user = d.seat_user(await d.next_human())
+    panel = await d.click(user, d.board(), "Take my turn")
+    card = next(b for b in panel.message.buttons() if b.get("label") != "Back")
+    version = d.table.version
+    fake.fail_next("POST", r"/callback$", 400, code=50035, message="Invalid Form Body")
+    result = await fake.click(user, panel.message, card["custom_id"])
+    got = [result.text, *(f.text for f in result.followups)]
+    assert len(got) == 1 and result.ephemeral, got
+    assert got[0].startswith(CONFIRM) and "nothing was changed" not in got[0], got
+    assert d.table.version == version + 1

@@ -562,3 +562,15 @@ def test_waiting_for_excludes_optional_enforcers():
             assert len(waiting) == 1
         seat = rng.choice(sorted(seats))
         state = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat))).state
+
+
+def test_a_play_line_is_a_sentence_like_every_other_history_line():
+    """History read "alice turns up 3♠ (total 3)." then "bob plays 7♣ (total 10)" with no
+    full stop: a play line ends with one too, after what was said."""
+    s = scripted(["2c 3c", "6h 4d", "5s 8d"], [SPADE_YAWP, HEART_PLEASE, ACE_SORRY], turned="10c")
+    s, events = act(s, 1, Play(C("6h"), say="please"))
+    [play] = [e for e in events if e.kind == "play"]
+    assert play.text.endswith("(total 16) — says “please”.")
+    _, events = act(s, 2, Play(C("5s")))
+    [play] = [e for e in events if e.kind == "play"]
+    assert play.text.endswith("(total 21).")

@@ -698,3 +698,20 @@ def test_determinize_during_accusation_keeps_the_public_joker_seat():
 
 
 JOKER_CARD = C("joker")
+
+
+def test_match_end_line_names_the_winners_without_win_s():
+    """History ended "The match is over: carol win(s). (a player reached 2 round wins after 2
+    rounds (the last round was ended by the turn cap))": a "(s)" plural and nested
+    parentheses. It names the winner(s) in words and gives the reason once."""
+    s = scripted(n=3, roles="As Ah Ad")
+    s.wins = [1, 1, 0]
+    _, events = end_round(s)
+    [line] = [e.text for e in events if e.kind == "match_end"]
+    assert "(s)" not in line and "((" not in line and line.count("(") <= 1
+    assert line.startswith("The match is over. Winners: {P0}, {P1} — ") and line.endswith(".")
+    s = scripted(n=3, roles="As Ah Ad")
+    s.wins = [1, 0, 0]
+    _, events = end_round(s)
+    [line] = [e.text for e in events if e.kind == "match_end"]
+    assert line.startswith("The match is over. Winner: {P0} — a player reached 2 round wins")
