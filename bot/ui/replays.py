@@ -119,21 +119,25 @@ class ReplayInteractions:
             return (f"No replay is kept for game #{match['id']}: records are {kept}, and "
                     "games from before replays existed have none. `/history` still lists "
                     "it.")
+        damaged = f"The record of game #{match['id']} is damaged; it can't be replayed."
         try:
             record = GameRecord.from_json(text)
+        except (ValueError, KeyError, TypeError):
+            log.exception("game #%s: unreadable record", match["id"])
+            return damaged
+        try:
             return await asyncio.to_thread(replay, ui.engine, record)
         except ReplayMismatch as exc:
             log.warning("game #%s does not replay: %s", match["id"], exc)
-            then = getattr(locals().get("record"), "rules", "?")
             now = rules_fingerprint(match["game"])
             why = (f"it was recorded under an earlier version of {ui.engine.title}'s rules "
-                   f"(`{then}`, now `{now}`), and {exc}" if then != now
+                   f"(`{record.rules}`, now `{now}`), and {exc}" if record.rules != now
                    else f"its record does not match the game ({exc})")
             return (f"Game #{match['id']} can't be replayed faithfully: {why}. Rather than "
                     "show a game that differs from the one played, I don't show it.")
-        except (ValueError, KeyError, TypeError):
-            log.exception("game #%s: unreadable record", match["id"])
-            return f"The record of game #{match['id']} is damaged; it can't be replayed."
+        except Exception:  # an engine that breaks on an old record: still not a wrong game
+            log.exception("game #%s: replaying it failed", match["id"])
+            return damaged
 
     # ------------------------------------------------------------------ replay screens
     def _screen(self, match: dict[str, Any], game: Replay, step: int, view: str,

@@ -182,3 +182,21 @@ async def test_a_record_that_does_not_replay_is_not_shown(fake, world, bots, bot
     assert "can't be replayed faithfully" in answer.text and "another result" in answer.text
     assert "Move" not in answer.text
     json.loads(again.record.to_json())
+
+
+async def test_a_game_from_a_deleted_channel_is_left_to_its_players(fake, world, bots, bot):
+    """Nobody can tell any more who could see a deleted channel: its games stay listed and
+    replayable for their players only."""
+    _d, _table, match_id, _ = await _finished(fake, world, bots, "suspense", ai=0)
+    fake.delete_channel(world.channel)
+    await fake.settle()
+    outsider = await fake.slash(world.outsider, "replay", {"game": match_id},
+                                channel=world.other_channel)
+    assert outsider.ephemeral and "⚠️" in outsider.text and "Move" not in outsider.text
+    listed = await fake.slash(world.outsider, "history", channel=world.other_channel)
+    assert f"`#{match_id}`" not in listed.text
+    player = await fake.slash(world.bob, "replay", {"game": match_id},
+                              channel=world.other_channel)
+    assert "Move 0 of" in player.text
+    listed = await fake.slash(world.bob, "history", channel=world.other_channel)
+    assert f"`#{match_id}`" in listed.text
