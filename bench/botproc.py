@@ -355,9 +355,17 @@ async def run(args) -> int:
     if args.trace:
         TRACER.install()
         TRACER.task = asyncio.create_task(TRACER.watch_loop(), name="loop-lag")
-    settings = Settings(_env_file=None, discord_token="fake-token", database_path=args.db,
+    from bot.backends import is_postgres_url
+
+    database = ({"database_url": args.db} if is_postgres_url(args.db)
+                else {"database_path": args.db})
+    shards = ({} if args.shard_count is None
+              else {"shard_count": args.shard_count, "shard_ids": args.shard_ids})
+    settings = Settings(_env_file=None, discord_token="fake-token", **database, **shards,
                         ai_delay=0, turn_seconds=0, dev_guild_id=args.guild,
                         log_level="WARNING", pictures=not args.no_pictures,
+                        **({} if args.command_cooldown is None
+                           else {"command_cooldown": args.command_cooldown}),
                         **({} if args.rest_budget is None
                            else {"rest_requests_per_second": args.rest_budget}),
                         **({} if args.synchronous is None
@@ -392,7 +400,10 @@ async def run(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.botproc")
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--db", required=True)
+    parser.add_argument("--db", required=True,
+                        help="a SQLite file, or a postgresql:// URL (DATABASE_URL)")
+    parser.add_argument("--shard-count", type=int, help="SHARD_COUNT (default: unsharded)")
+    parser.add_argument("--shard-ids", help="SHARD_IDS, a comma list (needs --shard-count)")
     parser.add_argument("--guild", type=int, required=True)
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--trace", action="store_true",
@@ -405,6 +416,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rest-budget", type=int,
                         help="REST_REQUESTS_PER_SECOND for the bot (default: the setting's "
                         "default, 45; 0 = no budget, to measure the bot's own capacity)")
+    parser.add_argument("--command-cooldown", type=float,
+                        help="COMMAND_COOLDOWN for the bot (default: the setting's default)")
     parser.add_argument("--synchronous", type=str.upper, choices=("FULL", "NORMAL"),
                         help="SQLITE_SYNCHRONOUS for the bot (default: the setting's default, "
                         "FULL)")

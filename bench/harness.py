@@ -180,6 +180,118 @@ class BotProcess:
         return problems
 
 
+    @property
+    def pids(self) -> list[int]:
+        return [self.pid]
+
+
+class BotGroup:
+    """Several BotProcess on the shards of one bot (one database, PostgreSQL), seen as one:
+    `bench.load` asks it what it asks a single process, and gets the sum (CPU, RSS), the
+    union (traces, log lines) or all of them (idle only when every process is)."""
+
+    def __init__(self, bots: list[BotProcess]) -> None:
+        self.bots = bots
+
+    async def start(self, timeout: float = 120.0) -> dict[str, Any]:
+        readies = [await bot.start(timeout) for bot in self.bots]
+        return {**readies[0], "live": sum(r.get("live", 0) for r in readies)}
+
+    async def wait_idle(self, timeout: float, poll: float = 0.2) -> bool:
+        results = await asyncio.gather(*(b.wait_idle(timeout, poll) for b in self.bots))
+        return all(results)
+
+    async def trace_reset(self) -> None:
+        await asyncio.gather(*(b.trace_reset() for b in self.bots))
+
+    async def trace_dump(self) -> dict[str, Any]:
+        traces = [await b.trace_dump() for b in self.bots]
+        if not any(traces):
+            return {}
+        merged: dict[str, Any] = {"received": {}, "callback": {}, "loop_lag": [],
+                                  "storage": defaultdict(list), "gc_pauses": [], "stalls": []}
+        stalls: Counter = Counter()
+        for trace in traces:
+            merged["received"].update(trace.get("received", {}))
+            merged["callback"].update(trace.get("callback", {}))
+            merged["loop_lag"] += trace.get("loop_lag", [])
+            merged["gc_pauses"] += trace.get("gc_pauses", [])
+            for key, values in trace.get("storage", {}).items():
+                merged["storage"][key] += values
+            stalls.update(dict(trace.get("stalls", [])))
+        merged["storage"] = dict(merged["storage"])
+        merged["stalls"] = stalls.most_common(15)
+        return merged
+
+    async def profiling(self, on: bool) -> None:
+        await asyncio.gather(*(b.profiling(on) for b in self.bots))
+
+    async def stats(self) -> dict[str, Any]:
+        every = [await b.stats() for b in self.bots]
+        out = dict(every[0])
+        for key, value in out.items():
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                out[key] = sum(e.get(key, 0) for e in every)
+        return out
+
+    async def stop(self, timeout: float = 60.0) -> None:
+        await asyncio.gather(*(b.stop(timeout) for b in self.bots))
+
+    @property
+    def pid(self) -> int:
+        return self.bots[0].pid
+
+    @property
+    def pids(self) -> list[int]:
+        return [b.pid for b in self.bots]
+
+    def rss(self) -> int:
+        return sum(b.rss() for b in self.bots)
+
+    def cpu_seconds(self) -> float:
+        return sum(b.cpu_seconds() for b in self.bots)
+
+    def log_problems(self) -> list[str]:
+        return [line for b in self.bots for line in b.log_problems()]
+
+
+@contextlib.asynccontextmanager
+async def fresh_postgres(url: str):
+    """A new PostgreSQL database on the server of `url` for one run (its URL), dropped
+    afterwards with every session still on it."""
+    import uuid
+    from urllib.parse import urlsplit, urlunsplit
+
+    import asyncpg
+
+    name = f"cardtable_bench_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    admin = await asyncpg.connect(url, timeout=10)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    try:
+        yield urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
+    finally:
+        admin = await asyncpg.connect(url, timeout=10)
+        try:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()
+
+
+def guilds_on_shards(fake, shards: int, name: str = "Bench Club") -> list[Any]:
+    """One guild per shard: guild i's events reach shard i ((id >> 22) % shards)."""
+    from fakediscord.gateway import shard_of
+
+    found: dict[int, Any] = {}
+    while len(found) < shards:
+        guild = fake.add_guild(f"{name} {len(found) + 1}")
+        found.setdefault(shard_of(guild.id, shards), guild)
+        time.sleep(0.001)  # guild ids carry the millisecond: the next lands elsewhere
+    return [found[i] for i in range(shards)]
+
+
 # --------------------------------------------------------------------------- the world
 @dataclass
 class TableSpec:
@@ -188,7 +300,22 @@ class TableSpec:
     players: int
 
 
-def build_world(fake, specs: list[TableSpec], guild=None, closed_dms: float = 0.0):
+def build_world_across(fake, specs: list[TableSpec], guilds: list[Any],
+                       closed_dms: float = 0.0) -> list[tuple[Any, list[Any]]]:
+    """`build_world` with the tables dealt round-robin over `guilds` (one per shard); the
+    seats come back in the order of `specs`."""
+    seats: list[Any] = [None] * len(specs)
+    for g, guild in enumerate(guilds):
+        mine = list(range(g, len(specs), len(guilds)))
+        _, built = build_world(fake, [specs[i] for i in mine], guild, closed_dms=closed_dms,
+                               prefix=f"g{g}-")
+        for i, seat in zip(mine, built, strict=True):
+            seats[i] = seat
+    return seats
+
+
+def build_world(fake, specs: list[TableSpec], guild=None, closed_dms: float = 0.0,
+                prefix: str = ""):
     """One guild (made if not given); per table a channel and its own players (members).
 
     `closed_dms`: the share of players whose DMs are closed (a DM to them is refused with
@@ -199,11 +326,11 @@ def build_world(fake, specs: list[TableSpec], guild=None, closed_dms: float = 0.
     seats = []
     made = 0
     for i, spec in enumerate(specs):
-        channel = fake.add_channel(guild, f"table-{i}")
+        channel = fake.add_channel(guild, f"{prefix}table-{i}")
         users = []
         for k in range(spec.players):
             closed = int((made + 1) * closed_dms) > int(made * closed_dms)
-            users.append(fake.add_user(f"p{i}-{k}", dm_open=not closed))
+            users.append(fake.add_user(f"{prefix}p{i}-{k}", dm_open=not closed))
             made += 1
         for user in users:
             fake.add_member(guild, user)

@@ -39,8 +39,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import itertools
+import os
 import random
 import re
 import tempfile
@@ -65,13 +67,16 @@ from bench import (
     write_json,
 )
 from bench.harness import (
+    BotGroup,
     BotProcess,
     TableSim,
     TableSpec,
     ack_legs,
     ack_timeline,
-    build_world,
+    build_world_across,
     fresh_files,
+    fresh_postgres,
+    guilds_on_shards,
     invalid_requests,
     latency_summary,
     opening_and_steady,
@@ -79,6 +84,7 @@ from bench.harness import (
     settle,
     split_calls,
 )
+from bot.launcher import DEFAULT_BUDGET
 
 GOAL_P99_MS = 50.0
 GOAL_PUBLIC_PER_MOVE = 2.0
@@ -186,25 +192,65 @@ def reset(sims: list[TableSim]) -> None:
         sim.stuck_at = None
 
 
-async def run_one(n: int, args, workdir: Path, synchronous: str) -> dict[str, Any]:
+def parse_setups(text: str) -> list[tuple[str, int]]:
+    """"sqlite:1,postgresql:2" -> [("sqlite", 1), ("postgresql", 2)]."""
+    setups = []
+    for item in text.split(","):
+        database, _, processes = item.strip().partition(":")
+        if database not in ("sqlite", "postgresql") or not (processes or "1").isdigit():
+            raise SystemExit(f"--setups: {item!r} is not sqlite:N or postgresql:N")
+        if database == "sqlite" and int(processes or 1) != 1:
+            raise SystemExit("--setups: SQLite runs one process (one owner per file)")
+        setups.append((database, int(processes or 1)))
+    return setups
+
+
+def setup_label(database: str, processes: int) -> str:
+    return f"{'SQLite' if database == 'sqlite' else 'PostgreSQL'} × {processes}"
+
+
+def bot_schedstat(bot) -> tuple[float, ...]:
+    """schedstat summed over the bot's processes."""
+    return tuple(map(sum, zip(*(schedstat(pid) for pid in bot.pids), strict=True)))
+
+
+async def run_one(n: int, args, workdir: Path, synchronous: str,
+                  setup: tuple[str, int] = ("sqlite", 1)) -> dict[str, Any]:
     from fakediscord import FakeDiscord
 
+    database, processes = setup
     fake = await FakeDiscord(timeout=args.timeout).start()
     fake.keep_uploads = False  # thousands of pictures: keep names and sizes, not bytes
-    guild = fake.add_guild("Bench Club")
-    name = f"{n}-{synchronous.lower()}"
+    guilds = guilds_on_shards(fake, processes) if processes > 1 else [fake.add_guild("Bench Club")]
+    name = f"{n}-{database}{processes}-{synchronous.lower()}"
     profile_out = workdir / f"profile-{name}.out"
     db, log = fresh_files(workdir / f"load-{name}.db", workdir / f"bot-{name}.log")
-    bot = BotProcess(fake.port, db, guild.id, log,
-                     profile=args.profile, profile_out=profile_out, trace=not args.no_trace,
-                     extra_args=[*(args.bot_args.split() if args.bot_args else []),
-                                 "--synchronous", synchronous])
-    result: dict[str, Any] = {"tables": n, "synchronous": synchronous}
+    stack = contextlib.AsyncExitStack()
+    target: Path | str = db
+    if database == "postgresql":
+        target = await stack.enter_async_context(fresh_postgres(args.pg_url))
+    extra = [*(args.bot_args.split() if args.bot_args else []), "--synchronous", synchronous]
+    if processes > 1 and "--rest-budget" not in extra:
+        # as the launcher does: Discord's global limit is the bot's, so each process gets
+        # its share of REST_REQUESTS_PER_SECOND
+        extra += ["--rest-budget", str(max(1, DEFAULT_BUDGET // processes))]
+    bots = [BotProcess(fake.port, target, guilds[i].id,
+                       log if processes == 1 else log.with_name(f"bot-{name}-{i}.log"),
+                       profile=args.profile if i == 0 else None, profile_out=profile_out,
+                       trace=not args.no_trace,
+                       extra_args=extra + (["--shard-count", str(processes), "--shard-ids",
+                                            str(i)] if processes > 1 else []))
+            for i in range(processes)]
+    bot = bots[0] if processes == 1 else BotGroup(bots)
+    result: dict[str, Any] = {"tables": n, "synchronous": synchronous, "database": database,
+                              "processes": processes,
+                              "label": f"{n}" if setup == ("sqlite", 1) and args.setups ==
+                              "sqlite:1" else f"{n}, {setup_label(*setup)}"}
     try:
         ready = await bot.start()
         specs = table_specs(ready["uis"], n, args.players, args.games)
-        # the guild exists; add the channels and players now (the bot hears CHANNEL_CREATE)
-        _, seats = build_world(fake, specs, guild, closed_dms=args.closed_dms)
+        # the guilds exist; add the channels and players now (the bot hears CHANNEL_CREATE)
+        seats = build_world_across(fake, specs, guilds, closed_dms=args.closed_dms)
         await fake.settle(timeout=60)
         rng = random.Random(args.seed)
         sims = [TableSim(fake, spec, channel, users, random.Random(rng.random()),
@@ -213,7 +259,9 @@ async def run_one(n: int, args, workdir: Path, synchronous: str) -> dict[str, An
         rss_base = bot.rss()
         result.update(games=Counter(s.game for s in specs),
                       players=Counter(s.players for s in specs))
-        print(f"\n## {n} tables (SQLite synchronous={synchronous}): {dict(result['games'])}, "
+        where = (f"SQLite synchronous={synchronous}" if database == "sqlite"
+                 else f"PostgreSQL, {processes} process(es)")
+        print(f"\n## {n} tables ({where}): {dict(result['games'])}, "
               f"players per table {dict(result['players'])}", flush=True)
 
         # ---- setup
@@ -257,7 +305,7 @@ async def run_one(n: int, args, workdir: Path, synchronous: str) -> dict[str, An
         if args.quiet_wait:
             wait_for_quiet(args.quiet_wait)
         cpu_bot, cpu_me = bot.cpu_seconds(), time.process_time()
-        sched_bot, sched_me = schedstat(bot.pid), schedstat()
+        sched_bot, sched_me = bot_schedstat(bot), schedstat()
         pressure_before = cpu_pressure()
         overflows_before = listen_overflows()
         ack_mark, mark = len(fake.ack_latencies), fake.mark()
@@ -307,7 +355,7 @@ async def run_one(n: int, args, workdir: Path, synchronous: str) -> dict[str, An
             "extra_private_per_move": (calls["counts"]["private"] - dm_posts) / moves
             if moves else float("nan"),
             "bot_cpu": (bot.cpu_seconds() - cpu_bot) / settle_s,
-            "bot_runqueue_wait": (schedstat(bot.pid)[1] - sched_bot[1]) / settle_s,
+            "bot_runqueue_wait": (bot_schedstat(bot)[1] - sched_bot[1]) / settle_s,
             "driver_runqueue_wait": (schedstat()[1] - sched_me[1]) / settle_s,
             "cpu_pressure": f"{pressure_before} → {cpu_pressure()}",
             "listen_overflows": listen_overflows() - overflows_before,
@@ -426,6 +474,7 @@ async def run_one(n: int, args, workdir: Path, synchronous: str) -> dict[str, An
     finally:
         await bot.stop()
         await fake.stop()
+        await stack.aclose()
     if args.profile:
         print(f"\n## Profile of the bot process during the play phase, {n} tables")
         moves = result.get("play", {}).get("moves") or 0
@@ -447,7 +496,7 @@ def durability_report(results: list[dict[str, Any]]) -> None:
 
     print_table(["tables", "synchronous", "moves", "moves/s", "save_table p50 / p99 ms",
                  "sqlite trip p50 / p99 ms", "ack p50 ms", "ack p99 ms", "bot CPU ms/move"],
-                [[r["tables"], r["synchronous"], r["play"]["moves"], r["play"]["moves_per_s"],
+                [[r["label"], r["synchronous"], r["play"]["moves"], r["play"]["moves_per_s"],
                   storage(r, "save_table"), storage(r, "sqlite trip"),
                   r["play"]["ack"]["p50_ms"], r["play"]["ack"]["p99_ms"],
                   r["play"]["bot_cpu_ms_per_move"]] for r in runs], digits=2)
@@ -463,7 +512,7 @@ def report(results: list[dict[str, Any]], args) -> None:
         p = r.get("play")
         if not p:
             continue
-        rows.append([r["tables"], p["moves"], p["moves_per_s"], p["ack"]["p50_ms"],
+        rows.append([r["label"], p["moves"], p["moves_per_s"], p["ack"]["p50_ms"],
                      p["ack"]["p99_ms"], p["ack"]["max_ms"], p["late_acks"],
                      verdict(p["ack"]["p99_ms"] < GOAL_P99_MS),
                      p["per_move"]["public"], verdict(p["per_move"]["public"]
@@ -490,7 +539,7 @@ def report(results: list[dict[str, Any]], args) -> None:
         print_table(["tables", "opening ms", "opening interactions", "opening p50",
                      "opening p99", "opening max", "after: interactions", "after: p50",
                      "after: p99", "after: max", f"after: p99 < {GOAL_P99_MS:g} ms"],
-                    [[r["tables"], (q := r["play"]["split"])["opening_seconds"] * 1e3,
+                    [[r["label"], (q := r["play"]["split"])["opening_seconds"] * 1e3,
                       q["opening"]["n"], q["opening"]["p50_ms"], q["opening"]["p99_ms"],
                       q["opening"]["max_ms"], q["steady"]["n"], q["steady"]["p50_ms"],
                       q["steady"]["p99_ms"], q["steady"]["max_ms"],
@@ -502,7 +551,7 @@ def report(results: list[dict[str, Any]], args) -> None:
     if kinds:
         print("\n### Acknowledgement latency by kind of interaction (p50 / p99 ms)\n")
         print_table(["tables", *kinds],
-                    [[r["tables"], *(pair(r["play"]["by_kind"][k])
+                    [[r["label"], *(pair(r["play"]["by_kind"][k])
                                      if k in r["play"]["by_kind"] else "—" for k in kinds)]
                      for r in results if r.get("play")])
         print("\nlobby = /new, Join, Start (setup phase); turn = Take my turn; panel = a choice "
@@ -513,7 +562,7 @@ def report(results: list[dict[str, Any]], args) -> None:
         legs = list(traced[0]["play"]["legs"])
         stores = ("save_table", "save_metas", "finish_table", "sqlite trip")
         print_table(["tables", *legs, "fake loop lag", "bot loop lag", *stores],
-                    [[r["tables"], *(pair(r["play"]["legs"][leg]) for leg in legs),
+                    [[r["label"], *(pair(r["play"]["legs"][leg]) for leg in legs),
                       pair(r["play"]["fake_loop_lag"]), pair(r["play"]["loop_lag"]),
                       *(pair(r["play"]["storage"][k]) if k in r["play"]["storage"] else "—"
                         for k in stores)] for r in traced])
@@ -526,23 +575,23 @@ def report(results: list[dict[str, Any]], args) -> None:
               "sqlite trip: one statement's trip through aiosqlite's thread.")
         for r in traced:
             gc = r["play"]["gc"]
-            print(f"\n{r['tables']} tables: {gc['collections']} garbage collections in the bot "
+            print(f"\n{r['label']} tables: {gc['collections']} garbage collections in the bot "
                   f"({gc['gen2']} full), {gc['total_ms']:.0f} ms in all, longest "
                   f"{gc['max_ms']:.1f} ms.")
             if r["play"]["stalls"]:
-                print(f"{r['tables']} tables, where the bot's loop was when it stalled > 50 ms "
+                print(f"{r['label']} tables, where the bot's loop was when it stalled > 50 ms "
                       "(innermost first):")
                 for where, count in r["play"]["stalls"][:8]:
                     print(f"  - {count}× {where}")
         for r in traced:
-            print(f"\n{r['tables']} tables, inside the bot by kind (p50 / p99 ms): " + ", ".join(
+            print(f"\n{r['label']} tables, inside the bot by kind (p50 / p99 ms): " + ", ".join(
                 f"{kind} {pair(v['inside the bot'])}"
                 for kind, v in sorted(r["play"]["legs_by_kind"].items())))
     if kinds:
         print("\n### Setup phase\n")
         print_table(["tables", "seconds", "lobby p50 ms", "lobby p99 ms", "lobby max ms",
                      "failures"],
-                    [[r["tables"], r["setup"]["seconds"], r["setup"]["ack"]["p50_ms"],
+                    [[r["label"], r["setup"]["seconds"], r["setup"]["ack"]["p50_ms"],
                       r["setup"]["ack"]["p99_ms"], r["setup"]["ack"]["max_ms"],
                       sum(r["setup"]["failures"].values())] for r in results if r.get("setup")])
     biggest = next((r for r in reversed(results) if r.get("play")), None)
@@ -559,7 +608,7 @@ def report(results: list[dict[str, Any]], args) -> None:
         print("\n## Invalid requests (401, 403, 429) in setup + play\n")
         print_table(["tables", "moves", "players with closed DMs", "invalid requests",
                      "per 1,000 moves", "per closed-DM player", "by status and route"],
-                    [[r["tables"], r["play"]["moves"], r["invalid"]["closed_players"],
+                    [[r["label"], r["play"]["moves"], r["invalid"]["closed_players"],
                       r["invalid"]["total"], r["invalid"]["per_1000_moves"],
                       r["invalid"]["per_closed_player"], dict(r["invalid"]["by_route"])]
                      for r in invalid], digits=2)
@@ -573,19 +622,20 @@ def report(results: list[dict[str, Any]], args) -> None:
               f"route and channel, {lim[2]} requests/s global\n")
         print_table(["tables", "seconds", "moves", "moves/s", "REST/s (non-interaction)",
                      "429 per route", "429 global", "no 429", "ack p99 ms", "drained after s"],
-                    [[r["tables"], r["limits"]["seconds"], r["limits"]["moves"],
+                    [[r["label"], r["limits"]["seconds"], r["limits"]["moves"],
                       r["limits"]["moves_per_s"], r["limits"]["rest_per_s"],
                       sum(r["limits"]["per_route_429"].values()), r["limits"]["global_429"],
                       verdict(r["limits"]["total_429"] == 0), r["limits"]["ack"]["p99_ms"],
                       r["limits"]["drain_seconds"]] for r in limited], digits=1)
         for r in limited:
             if r["limits"]["per_route_429"]:
-                print(f"- {r['tables']} tables, 429 by route: {r['limits']['per_route_429']}")
+                print(f"- {r['label']} tables, 429 by route: {r['limits']['per_route_429']}")
 
 
 async def amain(args) -> int:
     sizes = [int(x) for x in args.tables.split(",") if x.strip()]
     modes = [m.strip().upper() for m in args.synchronous.split(",") if m.strip()]
+    setups = parse_setups(args.setups)
     if not modes or set(modes) - {"FULL", "NORMAL"}:
         raise SystemExit("--synchronous takes FULL, NORMAL or both (FULL,NORMAL)")
     print(f"# bench.load — {machine()}")
@@ -598,8 +648,9 @@ async def amain(args) -> int:
         workdir = Path(args.workdir or tmp)
         workdir.mkdir(parents=True, exist_ok=True)
         for n in sizes:
-            for synchronous in modes:
-                results.append(await run_one(n, args, workdir, synchronous))
+            for setup in setups:
+                for synchronous in (modes if setup[0] == "sqlite" else ["FULL"]):
+                    results.append(await run_one(n, args, workdir, synchronous, setup))
     report(results, args)
     durability_report(results)
     if any(r.get("play") for r in results):
@@ -660,6 +711,18 @@ def main(argv: list[str] | None = None) -> int:
                         "FULL,NORMAL runs each size with both, one after the other, and "
                         "prints what FULL costs per move side by side (default: FULL, as "
                         "deployed)")
+    parser.add_argument("--setups", default="sqlite:1",
+                        help="database:processes to run each size with, one after the other "
+                        "in this invocation (so their figures compare side by side): e.g. "
+                        "sqlite:1,postgresql:1,postgresql:2. postgresql:N runs N bot "
+                        "processes on N shards (one server per shard, tables dealt round-"
+                        "robin), each with 1/N of the request budget, as the launcher does "
+                        "(default sqlite:1)")
+    parser.add_argument("--pg-url", default=os.environ.get(
+                        "BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"),
+                        help="PostgreSQL server for postgresql setups: each run creates a "
+                        "database of its own there and drops it afterwards "
+                        "(BENCH_DATABASE_URL, default the local server)")
     parser.add_argument("--workdir", help="keep the databases, bot logs and profiles here "
                         "(default: a temporary directory, deleted)")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")

@@ -21,14 +21,19 @@ def _point_at(settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
 
 
-async def _run(settings) -> None:
+LOST_STORAGE = ("The bot lost its PostgreSQL session, and with it its shards (the server "
+                "restarted or the network failed); it stopped so that no two processes run one "
+                "table. Start it again: it takes its shards back.")
+
+
+async def _run(settings) -> int:
     from bot.app import create_bot
     from bot.storage import Storage
 
     _point_at(settings)
     # the database first: one that can't be used (or another process owns) stops the
     # process before it logs in (StorageUnavailable, reported by main)
-    storage = await Storage.open(settings.database_path, synchronous=settings.sqlite_synchronous)
+    storage = await Storage.for_settings(settings, claim_wait=settings.shard_wait_seconds)
     bot = create_bot(settings, freeze_gc=True, storage=storage)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
@@ -49,6 +54,7 @@ async def _run(settings) -> None:
     finally:
         if bot.storage is not None:  # e.g. the login failed: close the database anyway
             await bot.close()
+    return bot.exit_code
 
 
 def main() -> int:
@@ -67,7 +73,7 @@ def main() -> int:
     from bot.storage import StorageUnavailable
 
     try:
-        asyncio.run(_run(settings))
+        code = asyncio.run(_run(settings))
     except StorageUnavailable as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -75,7 +81,9 @@ def main() -> int:
         print("Discord rejected the token in DISCORD_TOKEN: copy it again from the developer "
               "portal (Bot → Reset Token) and update your environment or .env.", file=sys.stderr)
         return 2
-    return 0
+    if code == 3:
+        print(LOST_STORAGE, file=sys.stderr)
+    return code
 
 
 if __name__ == "__main__":

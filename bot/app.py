@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import pkgutil
@@ -65,6 +66,7 @@ class CardTableBot(commands.Bot):
             self.request_budget = request_budget.RequestBudget(settings.rest_requests_per_second)
             request_budget.install(self.http, self.request_budget)
         self.storage: Storage | None = storage
+        self.exit_code = 0  # set when the bot stops itself (see _storage_lost)
         self.tree.on_error = self.on_app_command_error
         self.tree.interaction_check = _fresh_only
         from bot.cooldowns import Cooldowns
@@ -80,8 +82,9 @@ class CardTableBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self.storage is None:
-            self.storage = await Storage.open(self.settings.database_path,
-                                              synchronous=self.settings.sqlite_synchronous)
+            self.storage = await Storage.for_settings(
+                self.settings, claim_wait=self.settings.shard_wait_seconds)
+        self.storage.on_lost(self._storage_lost)
         for module in cog_modules():
             try:
                 await self.load_extension(module)
@@ -97,6 +100,14 @@ class CardTableBot(commands.Bot):
             else:
                 self.synced_commands = await self.tree.sync()
             log.info("synced %d commands", len(self.synced_commands))
+
+    def _storage_lost(self) -> None:
+        """PostgreSQL: the session holding this process's shards ended (server restart,
+        network): another process may run them now, so this one stops (exit status 3; the
+        launcher or a supervisor starts it again, and it takes its shards back)."""
+        self.exit_code = 3
+        if not self.is_closed():
+            asyncio.get_running_loop().create_task(self.close(), name="stop-on-lost-storage")
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guild(s)", self.user, len(self.guilds))

@@ -31,10 +31,14 @@ class Settings(BaseSettings):
         default=ROOT / "data" / "cardtable.db",
         description="SQLite file holding tables, results, stats and server settings.")
     database_url: str | None = Field(
-        default=None, description="postgresql://user:password@host:5432/db to share one "
-        "PostgreSQL database between shard processes; empty = the SQLite file DATABASE_PATH. "
-        "Shard ownership (advisory locks) uses it today; the PostgreSQL storage backend is "
-        "not built yet.")
+        default=None, description="postgresql://user:password@host:5432/db: keep everything "
+        "in this PostgreSQL database instead of the SQLite file DATABASE_PATH (needed to run "
+        "the bot as several shard processes); empty = SQLite.")
+    shard_wait_seconds: float = Field(
+        default=60.0, ge=0, le=3600,
+        description="On PostgreSQL: how long a starting process waits for its shards while "
+        "another process still holds them (a replacement starting while the old one is "
+        "stopping), before it gives up with exit status 2.")
     dev_guild_id: int | None = Field(
         default=None, description="If set, slash commands are synced to this server only "
         "(instant); otherwise globally (can take up to an hour to appear).")

@@ -4,7 +4,8 @@ default for its members, and each member's own choice (`/pictures`) for what onl
 members who browse with images off miss nothing.
 
 Both are cached in memory (read on every board and DM); changing one through the bot's
-commands updates the cache at once.
+commands updates the cache at once, and a member's choice made in another process of the
+bot (shards on PostgreSQL) drops it from this one's cache (Storage.on_user_settings_changed).
 """
 
 from __future__ import annotations
@@ -62,6 +63,10 @@ class PicturePrefs:
             stored[USER_KEY] = choice
         await self.service.storage.set_user_settings(user_id, stored)
         self._users[user_id] = choice
+
+    def user_changed(self, user_id: int) -> None:
+        """The user's stored choice changed (maybe in another process): read it again."""
+        self._users.pop(user_id, None)
 
     def server_changed(self, guild_id: int | None) -> None:
         self._servers.pop(guild_id, None)

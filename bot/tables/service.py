@@ -15,7 +15,6 @@ import contextlib
 import logging
 import os
 import random
-import sqlite3
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +30,7 @@ from bot.replay.record import (
     outcome_json,
     start_entry,
 )
-from bot.storage import StaleVersionError, StorageError, StorageUnavailable, UnreadableRow
+from bot.storage import StaleVersionError, StorageError, UnreadableRow
 from bot.tables.live import LiveTable
 from bot.tables.settings import SERVER_KEY, ServerSettings, resolve_options, resolve_server
 from bot.ui.text import plural, shown
@@ -143,12 +142,8 @@ class TableService:
         Tables load one by one: one that can't be restored (unreadable row, a game that is
         not loaded, a state its engine refuses) is quarantined and its channel told, and the
         others start."""
-        try:
-            rows = await self.storage.active_tables()
-        except sqlite3.DatabaseError as exc:  # a corrupt page past the start-up check
-            raise StorageUnavailable(f"The database file {self.storage.path} is corrupt "
-                                     f"({exc}); restore it from a backup or move it away to "
-                                     "start with an empty one.") from exc
+        rows = await self.storage.active_tables()  # StorageUnavailable if corrupt
+        self.storage.on_user_settings_changed(self._user_settings_changed)
         settings = self.bot.settings
         for row in rows:
             if not settings.owns(row.guild_id):
@@ -310,6 +305,12 @@ class TableService:
                 stored = await self.storage.get_user_settings(uid)
                 self._notify[uid] = stored.get("notify", "channel")
         return {uid: self._notify[uid] for uid in user_ids}
+
+    def _user_settings_changed(self, user_id: int) -> None:
+        """A process of the bot (on PostgreSQL maybe another one) stored this user's
+        settings: read them again when next needed."""
+        self._notify.pop(user_id, None)
+        self.publisher.pictures.user_changed(user_id)
 
     async def set_notify(self, user_id: int, mode: str) -> None:
         stored = await self.storage.get_user_settings(user_id)

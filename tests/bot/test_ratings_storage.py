@@ -14,8 +14,8 @@ LIB = PlackettLuce()
 
 
 @pytest.fixture
-async def store(tmp_path):
-    storage = await Storage.open(tmp_path / "db" / "test.db")
+async def store(database):  # SQLite, then PostgreSQL
+    storage = await Storage.open(database.target)
     yield storage
     await storage.close()
 
@@ -73,26 +73,23 @@ async def test_the_leaderboard_ranks_by_conservative_rating_with_enough_games(st
 
 async def test_who_played_which_game_is_kept_for_history(store):
     match = await _finish(store, SEATS, {0: 6, 1: 2, 2: 1}, {0}, at=100.0)
-    async with store._db.execute("SELECT user_id, seat FROM match_players WHERE match_id=? "
-                                 "ORDER BY seat", (match,)) as cur:
-        assert await cur.fetchall() == [(1, 0), (2, 1)]
+    rows = await store._db.fetch("SELECT user_id, seat FROM match_players WHERE match_id=? "
+                                 "ORDER BY seat", match)
+    assert [tuple(r) for r in rows] == [(1, 0), (2, 1)]
 
 
 async def test_a_game_outside_a_server_is_not_rated(store):
     await _finish(store, SEATS, {0: 6, 1: 2, 2: 1}, {0}, at=100.0, guild=None)
-    async with store._db.execute("SELECT COUNT(*) FROM ratings") as cur:
-        assert (await cur.fetchone())[0] == 0
+    assert await store._db.fetchval("SELECT COUNT(*) FROM ratings") == 0
 
 
 async def test_a_finish_that_fails_rates_nothing_and_its_retry_rates_once(store):
-    import sqlite3
-
     table = await store.create_table(guild_id=7, channel_id=50, game="suspense", host_id=1,
                                      seats=SEATS, options={})
 
     class Failing(RatingJob):
         def compute(self, current):
-            raise sqlite3.OperationalError("disk I/O error")  # as the write would
+            raise store._db.errors[0]("disk I/O error")  # as the database would
 
     job = RatingJob.of(SEATS, {0: 6, 1: 2, 2: 1}, {0}, "normal")
     failing = Failing(job.players, job.scores, job.winners, job.ai_level)
@@ -100,9 +97,8 @@ async def test_a_finish_that_fails_rates_nothing_and_its_retry_rates_once(store)
         await store.finish_table(table, scores=job.scores, winners=job.winners, reason="r",
                                  finished_at=1.0, rating=failing)
     assert await store.recent_matches(7) == [] and await store.player_stats(7, 1) == []
-    async with store._db.execute("SELECT COUNT(*) FROM ratings") as cur:
-        assert (await cur.fetchone())[0] == 0
+    assert await store._db.fetchval("SELECT COUNT(*) FROM ratings") == 0
     await store.finish_table(table, scores=job.scores, winners=job.winners, reason="r",
                              finished_at=2.0, rating=job)
-    async with store._db.execute("SELECT player, games FROM ratings ORDER BY player") as cur:
-        assert await cur.fetchall() == [("ai:normal", 1), ("u:1", 1), ("u:2", 1)]
+    rows = await store._db.fetch("SELECT player, games FROM ratings ORDER BY player")
+    assert [tuple(r) for r in rows] == [("ai:normal", 1), ("u:1", 1), ("u:2", 1)]

@@ -13,8 +13,8 @@ from bot.storage import StaleVersionError, Storage
 
 
 @pytest.fixture
-async def store(tmp_path):
-    storage = await Storage.open(tmp_path / "db" / "test.db")
+async def store(database):  # SQLite, then PostgreSQL
+    storage = await Storage.open(database.target)
     yield storage
     await storage.close()
 
@@ -86,12 +86,10 @@ async def test_lines_spilled_out_of_the_row_read_back_in_order(store):
         if version in (2, 3, 5):
             await store.spill_actions([table.id, 999])
     assert [e["v"] for e in parse_lines(await store.table_actions(table.id))] == expected
-    async with store._db.execute("SELECT seq FROM table_moves WHERE table_id=?",
-                                 (table.id,)) as cur:
-        assert sorted(r[0] for r in await cur.fetchall()) == [0, 1, 2]
-    async with store._db.execute("SELECT actions FROM game_tables WHERE id=?",
-                                 (table.id,)) as cur:
-        assert len(parse_lines((await cur.fetchone())[0])) == 2, "the row keeps only the rest"
+    rows = await store._db.fetch("SELECT seq FROM table_moves WHERE table_id=?", table.id)
+    assert sorted(r[0] for r in rows) == [0, 1, 2]
+    rest = await store._db.fetchval("SELECT actions FROM game_tables WHERE id=?", table.id)
+    assert len(parse_lines(rest)) == 2, "the row keeps only the rest"
     await store.finish_table(table, scores={0: 1}, winners={0}, reason="r", finished_at=1.0)
     other = await _table(store, channel=11)
     table.actions_tail = ""
@@ -99,5 +97,4 @@ async def test_lines_spilled_out_of_the_row_read_back_in_order(store):
     await store.save_table(other, expected_version=0)
     await store.spill_actions([other.id])
     await store.delete_table(other.id)
-    async with store._db.execute("SELECT COUNT(*) FROM table_moves") as cur:
-        assert (await cur.fetchone())[0] == 0
+    assert await store._db.fetchval("SELECT COUNT(*) FROM table_moves") == 0

@@ -1,5 +1,6 @@
 """Storage faults: one process per database, unusable paths and files, failed writes,
-unreadable rows and the durability setting (issue 15)."""
+unreadable rows and the durability setting (issue 15). The tests that take `database` run
+on SQLite and on PostgreSQL; PostgreSQL's own faults are in test_storage_postgres.py."""
 
 from __future__ import annotations
 
@@ -59,16 +60,28 @@ async def test_a_folder_or_a_corrupt_file_is_one_sentence_and_leaves_nothing_run
         await Storage.open(corrupt)
 
 
-async def test_a_refused_write_raises_storage_error_and_writes_nothing(tmp_path):
-    store = await Storage.open(tmp_path / "ro.db")
+async def read_only(store, on: bool) -> None:
+    """Make the database refuse every write from this process (or take it again)."""
+    if store.dialect == "sqlite":
+        await store._db.writer.execute(f"PRAGMA query_only={int(on)}")
+    else:
+        await store._db.writer.execute(
+            f"SET default_transaction_read_only = {'on' if on else 'off'}")
+
+
+async def test_a_refused_write_raises_storage_error_and_writes_nothing(database):
+    store = await Storage.open(database.target)
     table = await _lobby(store)
-    await store._db.execute("PRAGMA query_only=1")  # the database now refuses every write
+    await read_only(store, True)  # the database now refuses every write
     table.state, table.version = '{"moved": true}', 1
     with pytest.raises(StorageError):
         await store.save_table(table, expected_version=0)
     with pytest.raises(StorageError):
         await store.save_meta(table)
-    await store._db.execute("PRAGMA query_only=0")
+    with pytest.raises(StorageError):
+        await store.finish_table(table, scores={0: 1.0}, winners={0}, reason="x",
+                                 finished_at=1.0)
+    await read_only(store, False)
     stored = await store.get_table(table.id)
     assert stored.version == 0 and stored.state is None
     await store.save_table(table, expected_version=0)  # works again once the database does
@@ -76,11 +89,11 @@ async def test_a_refused_write_raises_storage_error_and_writes_nothing(tmp_path)
     await store.close()
 
 
-async def test_unreadable_rows_come_back_one_by_one_and_can_be_quarantined(tmp_path):
-    store = await Storage.open(tmp_path / "bad.db")
+async def test_unreadable_rows_come_back_one_by_one_and_can_be_quarantined(database):
+    store = await Storage.open(database.target)
     good = await _lobby(store, 10)
     bad = await _lobby(store, 11)
-    await store._db.execute("UPDATE game_tables SET seats='{not json' WHERE id=?", (bad.id,))
+    await store._db.writer.execute("UPDATE game_tables SET seats='{not json' WHERE id=?", bad.id)
     rows = await store.active_tables()
     assert [type(r) for r in rows] == [type(good), UnreadableRow]
     assert rows[1].id == bad.id and rows[1].channel_id == 11 and "unreadable" in rows[1].reason

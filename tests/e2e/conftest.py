@@ -1,7 +1,9 @@
 """End-to-end fixtures: the real bot (built by `create_bot`) against the fake Discord.
 
-`bots.start()` launches a bot process-equivalent on a database file; calling it again after
-`bots.stop()` on the same path is how restart tests simulate a new process.
+`bots.start()` launches a bot process-equivalent on a database; calling it again after
+`bots.stop()` on the same database is how restart tests simulate a new process. Every test
+that uses `bots` (or `bot`) runs twice: on a SQLite file and on a fresh PostgreSQL database
+(the `database` fixture, tests/databases.py).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import pytest
 from bot.app import CardTableBot, create_bot
 from bot.settings import Settings
 from fakediscord import Channel, FakeDiscord, Guild, User
+from tests.databases import Database
 
 
 @dataclass
@@ -58,13 +61,15 @@ def world(fake) -> World:
 class BotRunner:
     """Starts and stops bots against the fake; a new start on the same db = a restart."""
 
-    def __init__(self, fake: FakeDiscord, world: World, db_path: Path) -> None:
-        self.fake, self.world, self.db_path = fake, world, db_path
+    def __init__(self, fake: FakeDiscord, world: World, database: Database | Path) -> None:
+        if isinstance(database, Path):
+            database = Database("sqlite", database)
+        self.fake, self.world, self.database = fake, world, database
         self.current: CardTableBot | None = None
         self._task: asyncio.Task | None = None
 
     def settings(self, **overrides) -> Settings:
-        values = dict(discord_token="fake-token", database_path=self.db_path, ai_delay=0.0,
+        values = dict(discord_token="fake-token", **self.database.settings, ai_delay=0.0,
                       turn_seconds=0, timer_tick=0.05, dev_guild_id=self.world.guild.id,
                       log_level="INFO", game_seed=int(os.environ.get("E2E_GAME_SEED", "1")),
                       # fake.settle() cannot see a request waiting in the bot's own budget,
@@ -108,8 +113,8 @@ class BotRunner:
 
 
 @pytest.fixture
-async def bots(fake, world, tmp_path):
-    runner = BotRunner(fake, world, tmp_path / "bot.db")
+async def bots(fake, world, database):
+    runner = BotRunner(fake, world, database)
     yield runner
     await runner.stop()
 

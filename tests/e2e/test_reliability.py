@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import datetime
 import logging
-import sqlite3
 
 import pytest
 
@@ -34,15 +33,17 @@ async def eventually(predicate, timeout: float = 10.0) -> bool:
     return predicate()
 
 
-def refuse_writes(storage, monkeypatch, times: int | None = None) -> list[int]:
-    """Make the database refuse saves ("disk full"), every one or the next `times`."""
+def refuse_writes(bots, monkeypatch, times: int | None = None) -> list[int]:
+    """Make the database refuse saves ("disk full", as its driver says it), every one or the
+    next `times`."""
+    storage = bots.current.storage
     real = storage._update_rows
     refused = [0]
 
     async def full(*args, **kwargs):
         if times is None or refused[0] < times:
             refused[0] += 1
-            raise sqlite3.OperationalError("database or disk is full")
+            raise bots.database.disk_full()
         return await real(*args, **kwargs)
 
     monkeypatch.setattr(storage, "_update_rows", full)
@@ -60,7 +61,7 @@ async def test_a_failed_save_changes_nothing_and_the_next_move_works(fake, world
         table.meta["log"])
     board_versions = len(d.board_versions())
     real = bot.storage._update_rows
-    refuse_writes(bot.storage, monkeypatch)
+    refuse_writes(bots, monkeypatch)
     text = await d.take_turn(user)
     assert "⚠️" in text and "did **not** happen" in text, text
     assert table.version == version and table.row.state == dump and table.state is state
@@ -83,7 +84,7 @@ async def test_an_ai_seat_keeps_playing_after_its_save_failed(fake, world, bots,
     if not any(table.is_ai(s) for s in table.engine.waiting_for(table.state)):
         assert CONFIRM in await d.take_turn(world.alice)
     version = table.version
-    refused = refuse_writes(bot.storage, monkeypatch, times=3)
+    refused = refuse_writes(bots, monkeypatch, times=3)
     assert await eventually(lambda: table.version > version), "the AI seat stopped for good"
     assert refused[0] == 3
     assert (await bot.storage.get_table(table.id)).version == table.version
@@ -103,11 +104,11 @@ async def test_unreadable_tables_are_quarantined_and_the_rest_start(fake, world,
         assert not lobby.ephemeral
         ids[channel.id] = bots.current.tables.in_channel(channel.id).id
     await bots.stop()
-    with sqlite3.connect(bots.db_path) as db:
-        db.execute("UPDATE game_tables SET seats='{oops' WHERE id=?", (ids[world.other_channel.id],))
-        db.execute("UPDATE game_tables SET game='chess' WHERE id=?", (ids[third.id],))
-        db.execute("UPDATE game_tables SET status='playing', state='[1, 2' WHERE id=?",
-                   (ids[fourth.id],))
+    db = bots.database  # as an operator (or a bad disk) would, while the bot is down
+    await db.execute("UPDATE game_tables SET seats='{oops' WHERE id=?", ids[world.other_channel.id])
+    await db.execute("UPDATE game_tables SET game='chess' WHERE id=?", ids[third.id])
+    await db.execute("UPDATE game_tables SET status='playing', state='[1, 2' WHERE id=?",
+                     ids[fourth.id])
     caplog.set_level(logging.ERROR, "cardtable.tables")
     bot = await bots.start()
     assert set(bot.tables.live) == {good}

@@ -107,11 +107,7 @@ async def test_a_game_begun_before_moves_were_recorded_finishes_without_a_record
     await d.open(world.alice, [world.bob], options=options)
     await d.play_to_end(pause_after=1)
     await bots.stop()
-    import aiosqlite
-
-    async with aiosqlite.connect(bots.db_path) as db:  # as an older version left it
-        await db.execute("UPDATE game_tables SET actions = ''")
-        await db.commit()
+    await bots.database.execute("UPDATE game_tables SET actions = ''")  # as an older version
     await bots.start()
     d.table.meta.pop("chain", None)
     await d.play_to_end()

@@ -175,8 +175,8 @@ async def test_a_record_that_does_not_replay_is_not_shown(fake, world, bots, bot
     _d, _table, match_id, again = await _finished(fake, world, bots, "taboo", ai=0)
     broken = GameRecord.from_json(again.record.to_json())
     broken.outcome = {**broken.outcome, "winners": [7]}
-    await bot.storage._db.execute("UPDATE match_records SET record=? WHERE match_id=?",
-                                  (broken.to_json(), match_id))
+    await bot.storage._db.writer.execute("UPDATE match_records SET record=? WHERE match_id=?",
+                                         broken.to_json(), match_id)
     bot.replays._replays.clear()
     answer = await fake.slash(world.bob, "replay", {"game": match_id}, channel=world.channel)
     assert "can't be replayed faithfully" in answer.text and "another result" in answer.text
