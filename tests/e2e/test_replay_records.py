@@ -37,7 +37,7 @@ async def test_a_finished_game_replays_to_its_recorded_result(fake, world, bots,
     assert [s.get("user_id") for s in record.seats] == [s.get("user_id") for s in table.seats]
     assert any(e.get("by") == "ai" for e in record.entries), "the AI seat's moves are in it"
     again = replay(table.engine, record)
-    final = again.frames[-1].state
+    final = again.frame(again.last).state
     # the very game: the final state as the bot held it, and the stored result
     assert table.engine.dump(final) == table.engine.dump(table.state)
     outcome = table.engine.outcome(final)
@@ -89,9 +89,13 @@ async def test_the_record_goes_on_across_a_restart_and_keeps_who_left(fake, worl
     notes = [e["note"] for e in record.entries if "note" in e]
     assert notes == [f"🚪 {{P{bob}}} left the game; an AI plays their seat from now on."]
     again = replay(table.engine, record)
-    assert table.engine.dump(again.frames[-1].state) == table.engine.dump(table.state)
-    after = next(f for f in again.frames if f.notes)
-    assert all(f.by == "ai" for f in again.frames[after.index:] if f.seat == bob)
+    assert table.engine.dump(again.state_at(again.last)) == table.engine.dump(table.state)
+    frames = [again.frame(k) for k in range(again.last + 1)]
+    after = next(f for f in frames if f.notes)
+    assert all(f.by == "ai" for f in frames[after.index:] if f.seat == bob)
+    # every step rebuilt from a checkpoint is the step replayed straight through
+    for k in range(1, again.last + 1):
+        assert table.engine.dump(frames[k].before) == table.engine.dump(frames[k - 1].state)
 
 
 async def test_a_game_begun_before_moves_were_recorded_finishes_without_a_record(
