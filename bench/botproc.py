@@ -369,7 +369,9 @@ async def run(args) -> int:
                         **({} if args.rest_budget is None
                            else {"rest_requests_per_second": args.rest_budget}),
                         **({} if args.synchronous is None
-                           else {"sqlite_synchronous": args.synchronous}))
+                           else {"sqlite_synchronous": args.synchronous}),
+                        **({} if args.webhook_deliveries is None
+                           else {"webhook_deliveries": args.webhook_deliveries}))
     t_create = time.monotonic()
     extra = {"max_messages": None} if "no-message-cache" in what_ifs else {}
     # as `python -m bot` builds it (freeze_gc), plus what the diagnostics ask for
@@ -421,6 +423,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--synchronous", type=str.upper, choices=("FULL", "NORMAL"),
                         help="SQLITE_SYNCHRONOUS for the bot (default: the setting's default, "
                         "FULL)")
+    parser.add_argument("--webhook-deliveries", choices=("auto", "always", "never"),
+                        help="WEBHOOK_DELIVERIES (default: the setting's default, auto)")
     parser.add_argument("--no-pictures", action="store_true",
                         help="text only (PICTURES=false), to compare with pictures on")
     parser.add_argument("--profile", choices=("cprofile", "sample"))

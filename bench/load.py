@@ -215,21 +215,24 @@ def bot_schedstat(bot) -> tuple[float, ...]:
 
 
 async def run_one(n: int, args, workdir: Path, synchronous: str,
-                  setup: tuple[str, int] = ("sqlite", 1)) -> dict[str, Any]:
+                  setup: tuple[str, int] = ("sqlite", 1), webhooks: str | None = None
+                  ) -> dict[str, Any]:
     from fakediscord import FakeDiscord
 
     database, processes = setup
     fake = await FakeDiscord(timeout=args.timeout).start()
     fake.keep_uploads = False  # thousands of pictures: keep names and sizes, not bytes
     guilds = guilds_on_shards(fake, processes) if processes > 1 else [fake.add_guild("Bench Club")]
-    name = f"{n}-{database}{processes}-{synchronous.lower()}"
+    name = f"{n}-{database}{processes}-{synchronous.lower()}" + (f"-{webhooks}" if webhooks
+                                                                    else "")
     profile_out = workdir / f"profile-{name}.out"
     db, log = fresh_files(workdir / f"load-{name}.db", workdir / f"bot-{name}.log")
     stack = contextlib.AsyncExitStack()
     target: Path | str = db
     if database == "postgresql":
         target = await stack.enter_async_context(fresh_postgres(args.pg_url))
-    extra = [*(args.bot_args.split() if args.bot_args else []), "--synchronous", synchronous]
+    extra = [*(args.bot_args.split() if args.bot_args else []), "--synchronous", synchronous,
+             *(["--webhook-deliveries", webhooks] if webhooks else [])]
     if processes > 1 and "--rest-budget" not in extra:
         # as the launcher does: Discord's global limit is the bot's, so each process gets
         # its share of REST_REQUESTS_PER_SECOND
@@ -244,8 +247,10 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
     bot = bots[0] if processes == 1 else BotGroup(bots)
     result: dict[str, Any] = {"tables": n, "synchronous": synchronous, "database": database,
                               "processes": processes,
-                              "label": f"{n}" if setup == ("sqlite", 1) and args.setups ==
-                              "sqlite:1" else f"{n}, {setup_label(*setup)}"}
+                              "webhooks": webhooks or "auto",
+                              "label": (f"{n}" if setup == ("sqlite", 1) and args.setups ==
+                                        "sqlite:1" else f"{n}, {setup_label(*setup)}")
+                              + (f", webhooks {webhooks}" if webhooks else "")}
     try:
         ready = await bot.start()
         specs = table_specs(ready["uis"], n, args.players, args.games)
@@ -451,6 +456,7 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
                 "limits": (args.per_route, args.per_seconds, args.global_per_second),
                 "closed_dm_notes": count_closed_dm_notes(fake, live) - closed_dm_notes,
                 "invalid": invalid_requests(fake, mark),
+                "board_posts": board_posts(fake, mark),
             }
             fake.disable_rate_limits()
             q = result["limits"]
@@ -632,6 +638,46 @@ def report(results: list[dict[str, Any]], args) -> None:
                 print(f"- {r['label']} tables, 429 by route: {r['limits']['per_route_429']}")
 
 
+def board_posts(fake, since: int) -> dict[str, int]:
+    """New public messages the bot posted since `since`: as interaction followups (shown
+    with a reply header) or through the channel endpoint (plain)."""
+    token = channel = 0
+    for call in fake.calls[since:]:
+        if call.method != "POST" or (call.status or 0) >= 300:
+            continue
+        if HOOK_POST.fullmatch(call.path):
+            token += not int((call.json or {}).get("flags") or 0) & 64
+        elif (match := CHANNEL_POST.fullmatch(call.path)) and (
+                found := fake.channels.get(int(match[1]))) is not None and found.guild:
+            channel += 1
+    return {"token": token, "channel": channel}
+
+
+HOOK_POST = re.compile(r"/webhooks/\d+/[^/]+")
+CHANNEL_POST = re.compile(r"/channels/(\d+)/messages")
+
+
+def webhooks_report(results: list[dict[str, Any]]) -> None:
+    """WEBHOOK_DELIVERIES modes side by side: moves per second under Discord's limits."""
+    limited = [r for r in results if r.get("limits")]
+    if len({r["webhooks"] for r in limited}) < 2:
+        return
+    print("\n## WEBHOOK_DELIVERIES side by side (limits phase)\n")
+    rows = []
+    for r in limited:
+        base = next((x for x in limited if x["tables"] == r["tables"]
+                     and x["webhooks"] == "never"), None)
+        q, posts = r["limits"], r["limits"]["board_posts"]
+        ratio = (q["moves_per_s"] / base["limits"]["moves_per_s"]
+                 if base and base["limits"]["moves_per_s"] else float("nan"))
+        share = posts["token"] / max(1, posts["token"] + posts["channel"])
+        rows.append([r["tables"], r["webhooks"], q["moves"], q["moves_per_s"], ratio,
+                     f"{posts['token']} / {posts['channel']} ({share:.0%})", q["total_429"],
+                     q["ack"]["p99_ms"]])
+    print_table(["tables", "mode", "moves", "moves/s", "× never",
+                 "posts by token / channel", "429s", "ack p99 ms"], rows, digits=2)
+
+
 async def amain(args) -> int:
     sizes = [int(x) for x in args.tables.split(",") if x.strip()]
     modes = [m.strip().upper() for m in args.synchronous.split(",") if m.strip()]
@@ -647,12 +693,16 @@ async def amain(args) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
         workdir = Path(args.workdir or tmp)
         workdir.mkdir(parents=True, exist_ok=True)
+        webhooks = [w.strip() for w in args.webhooks.split(",")] if args.webhooks else [None]
         for n in sizes:
             for setup in setups:
                 for synchronous in (modes if setup[0] == "sqlite" else ["FULL"]):
-                    results.append(await run_one(n, args, workdir, synchronous, setup))
+                    for mode in webhooks:
+                        results.append(await run_one(n, args, workdir, synchronous, setup,
+                                                     mode))
     report(results, args)
     durability_report(results)
+    webhooks_report(results)
     if any(r.get("play") for r in results):
         biggest = max((r for r in results if r.get("play")), key=lambda r: r["tables"])
         print(f"\nmedian moves/s across sizes: "
@@ -718,6 +768,9 @@ def main(argv: list[str] | None = None) -> int:
                         "processes on N shards (one server per shard, tables dealt round-"
                         "robin), each with 1/N of the request budget, as the launcher does "
                         "(default sqlite:1)")
+    parser.add_argument("--webhooks", help="WEBHOOK_DELIVERIES mode(s) of the bot, a comma "
+                        "list run one after the other for each size (e.g. "
+                        "auto,always,never; default: the setting's default, auto)")
     parser.add_argument("--pg-url", default=os.environ.get(
                         "BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"),
                         help="PostgreSQL server for postgresql setups: each run creates a "

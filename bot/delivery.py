@@ -19,12 +19,15 @@ import contextlib
 import hashlib
 import json
 import logging
+import secrets
 import time
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, TypeVar
 
 import discord
 
+from bot.board_janitor import BoardJanitor, maybe_created
+from bot.hooks import NEVER, by_token
 from bot.pictures import Picture
 from bot.pictures.prefs import PicturePrefs
 from bot.ratings import ordinal, rating_text, trend_text
@@ -91,6 +94,7 @@ class Publisher:
         # this set is seeded from those on first use.
         self._dm_closed: set[int] | None = None
         self.pictures = PicturePrefs(service)
+        self.janitor = BoardJanitor(self)  # old boards, until their delete is confirmed
 
     def channel(self, table: LiveTable) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(table.row.channel_id)
@@ -140,12 +144,13 @@ class Publisher:
         if picture is not None:
             render.show_picture(embeds[-1], picture)
         fresh = set(pinged) - set(table.meta.get("turn_for") or [])
-        if table.meta.get("turn_refresh") or (key and fresh):
-            await self._repost(table, picture, **content)
-        else:
-            await self._edit_or_post(table, picture, **content)
-        table.meta["turn_for"] = key
-        table.meta.pop("turn_refresh", None)
+        async with table.board_lock:  # (bot.board_janitor reads the channel under it)
+            if table.meta.get("turn_refresh") or (key and fresh):
+                await self._repost(table, picture, **content)
+            else:
+                await self._edit_or_post(table, picture, **content)
+            table.meta["turn_for"] = key
+            table.meta.pop("turn_refresh", None)
 
     def _turn_text(self, table: LiveTable, user_ids: list[int]) -> str:
         # Public text: only who must act and a door to their ephemeral panel (the board's
@@ -159,14 +164,13 @@ class Publisher:
 
     async def _repost(self, table: LiveTable, picture: Picture | None, **content) -> None:
         """Post the board anew, then delete the old one (never the other way round: a failed
-        post leaves the old board in place for the retry)."""
+        post leaves the old board in place for the retry). A delete that fails is the
+        janitor's to try again (bot.board_janitor): it never fails the delivery, whose retry
+        would post yet another board."""
         old, old_hook = table.row.board_message_id, self._board_hook(table)
         table.row.board_message_id = await self._post_board(table, picture, **content)
         if old:
-            with contextlib.suppress(discord.HTTPException):
-                if old_hook is None or await _hooked(
-                        old_hook, old_hook.interaction.followup.delete_message(old)) is REFUSED:
-                    await self.channel(table).get_partial_message(old).delete()
+            await self.janitor.retire_now(table, old, hook=old_hook)
 
     async def _edit_or_post(self, table: LiveTable, picture: Picture | None,
                             **content) -> None:
@@ -194,25 +198,58 @@ class Publisher:
     def _board_hook(self, table: LiveTable) -> Hook | None:
         """The token that posted the current board, if it can still edit and delete it."""
         hook = table.board_hook
-        if hook is not None and not (self.bot.settings.webhook_deliveries and hook.fresh()):
+        if hook is not None and not (self.bot.settings.webhook_deliveries != NEVER
+                                     and hook.fresh()):
             table.board_hook = hook = None
         return hook
 
     async def _post_board(self, table: LiveTable, picture: Picture | None, **content) -> int:
-        """Post a new board: through the latest move's interaction when its token is ready
-        and from this channel (not bound by the global limit), else in the channel."""
+        """Post a new board: in the channel, a clean message, unless `by_token` says to post
+        it as a followup of the latest move's interaction (not bound by the global limit,
+        but shown as a reply to the move's ephemeral panel; bot.hooks).
+
+        A post that fails in a way that may have created its message has the janitor read
+        the channel for it (bot.board_janitor). A channel post carries a nonce with
+        `enforce_nonce`, the same for every try at this version, so a retry returns the
+        message an earlier try created (its answer lost or late) instead of a second one."""
         hook = table.hook
-        if (hook is not None and self.bot.settings.webhook_deliveries
+        if (hook is not None and by_token(self.bot.settings, self.bot.request_budget)
                 and hook.channel_id == table.row.channel_id and await hook.ready()):
             sent = {key: value for key, value in content.items() if value is not None}
-            message = await _hooked(hook, hook.interaction.followup.send(
-                wait=True, **sent, **_upload(picture)))
+            try:
+                message = await _hooked(hook, hook.interaction.followup.send(
+                    wait=True, **sent, **_upload(picture)))
+            except Exception as exc:
+                if maybe_created(exc):
+                    self.janitor.uncertain(table)
+                raise
             if message is not REFUSED:
                 table.board_hook = hook
                 return message.id
-        message = await self.channel(table).send(**content, **_upload(picture))
+        nonce = self._board_nonce(table)
+        try:
+            message = await self.channel(table).send(**content, nonce=nonce, **_upload(picture))
+        except Exception as exc:
+            if maybe_created(exc):
+                self.janitor.uncertain(table)
+            else:  # refused: nothing was created, the next try is a new post
+                table.board_nonce = None
+            raise
+        table.board_nonce = None
         table.board_hook = None
         return message.id
+
+    @staticmethod
+    def _board_nonce(table: LiveTable) -> str:
+        """The nonce of this version's board post: the same for its retries, a new one for
+        a later version (a post of an earlier version that landed late is then found by
+        the janitor's scan: returning it would show an old board, or miss a ping)."""
+        kept = table.board_nonce
+        if kept and kept[1] == table.version:
+            return kept[0]
+        nonce = secrets.token_hex(10)  # 20 characters (Discord takes up to 25)
+        table.board_nonce = (nonce, table.version)
+        return nonce
 
     async def _drop_legacy_notice(self, table: LiveTable) -> None:
         """Tables saved before the board carried the turn notice have a separate notice

@@ -68,10 +68,12 @@ class Settings(BaseSettings):
         description="Discord allows a bot about 50 REST requests per second in total; the bot "
         "spaces its own requests to stay under this many (0 = no budget). Interaction replies "
         "never wait.")
-    webhook_deliveries: bool = Field(
-        default=True, description="Post and edit boards through the interaction token of the "
-        "move that changed them (Discord does not count those calls toward its global limit); "
-        "false = always through the channel (as before; for comparison in bench.load).")
+    webhook_deliveries: Literal["auto", "always", "never"] = Field(
+        default="auto", description="How boards are posted. auto: through the channel (a "
+        "clean message) unless the bot's own requests queue up behind Discord's global "
+        "limit, then as a followup of the move's interaction (outside that limit, but shown "
+        "as a reply); always: as followups whenever a fresh interaction is at hand; never: "
+        "through the channel only. true/false are read as always/never.")
     command_cooldown: float = Field(
         default=10.0, ge=0, le=3600,
         description="Seconds a member waits between two uses of a command that posts to the "
@@ -150,6 +152,16 @@ class Settings(BaseSettings):
     @classmethod
     def _synchronous(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("webhook_deliveries", mode="before")
+    @classmethod
+    def _webhook_mode(cls, value: object) -> object:
+        """Earlier versions took a boolean: true meant always, false never."""
+        if isinstance(value, bool):
+            return "always" if value else "never"
+        text = str(value).strip().lower()
+        return {"true": "always", "1": "always", "yes": "always", "on": "always",
+                "false": "never", "0": "never", "no": "never", "off": "never"}.get(text, text)
 
     @field_validator("log_level")
     @classmethod

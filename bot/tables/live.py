@@ -25,7 +25,7 @@ LOG_LENGTH = 4  # the board's Recent lines (bot.ui.render.RECENT_LINES); all are
 # are kept (see LiveTable.adopt).
 DELIVERY_META = ("turn_for", "turn_refresh", "private_sent", "private_shown", "dm_failed",
                  "dm_closed", "dm_told", "delivered_version", "final_posted",
-                 "turn_message_id")
+                 "turn_message_id", "stale_boards", "board_scans")
 
 
 def _clone(value: Any) -> Any:
@@ -65,6 +65,12 @@ class LiveTable:
     # board, and the one that posted the current board, which edits and deletes it.
     hook: Hook | None = None
     board_hook: Hook | None = None
+    # Held while a board is posted or edited, and while the channel is read for stale
+    # boards (bot.board_janitor), so a board being posted is never taken for a stale one.
+    board_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # (nonce, version) of a channel board post to be tried again with the same nonce
+    # (bot.delivery); in memory only: after a restart the janitor's scan finds such a post
+    board_nonce: tuple[str, int] | None = None
 
     # ---------------------------------------------------------------- changes
     def draft(self) -> LiveTable:

@@ -179,8 +179,11 @@ class TableService:
             return  # waits for /board in its channel (see resume)
         self._reset_deadline(table, force=True)
         self._schedule_ai(table)
-        if row.meta.get("delivered_version") != row.version:
+        undelivered = row.meta.get("delivered_version") != row.version
+        if undelivered:
             self.schedule_delivery(table)  # messages for the last move may be missing
+        # old boards still to delete; a board posted just before a crash may be unsaved
+        self.publisher.janitor.resume(table, undelivered=undelivered)
 
     async def _quarantine(self, row, exc: Exception) -> None:
         """Set a table that can't be restored aside (kept in `quarantined_tables`) and tell
@@ -212,6 +215,7 @@ class TableService:
                         task.cancel()
                         tasks.append(task)
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.publisher.janitor.stop()  # what it had not deleted is in the tables' meta
         await self.ai_worker.close()
         if self._flush_task and not self._flush_task.done():
             self._flush_task.cancel()

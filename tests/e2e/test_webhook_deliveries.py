@@ -1,6 +1,8 @@
 """Boards delivered through the interaction token of the move (issue #20: deliveries outside
 Discord's global limit), the channel endpoints as the fallback, and the fake's rule that a
-token edits only messages sent with it."""
+token edits only messages sent with it. These run with `WEBHOOK_DELIVERIES=always`; the
+default, `auto`, takes this path only when the bot is congested (tests/e2e/test_one_board.py).
+"""
 
 from __future__ import annotations
 
@@ -15,6 +17,11 @@ from tests.e2e.driver import CONFIRM, TableDriver, public_calls
 pytestmark = pytest.mark.e2e
 
 HOOK = re.compile(r"^/webhooks/")
+
+
+@pytest.fixture
+async def bot(bots):
+    return await bots.start(webhook_deliveries="always")
 
 
 async def play(d: TableDriver, moves: int) -> list:
