@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -208,6 +208,17 @@ class Replay:
             move = self.moves[k]
             state = self.engine.apply(state, move.seat, move.action).state
         return state
+
+    def frames(self) -> Iterator[Frame]:
+        """Every step in order, each move applied once (for a whole-game export: `frame`
+        step by step would replay up to 24 moves for each)."""
+        state = self.checkpoints[0]
+        yield Frame(0, state)
+        for k, move in enumerate(self.moves, start=1):
+            after = self.engine.apply(state, move.seat, move.action).state
+            yield Frame(k, after, move.seat, move.action, move.by, move.events,
+                        list(move.notes), state)
+            state = after
 
     def frame(self, step: int) -> Frame:
         if step == 0:

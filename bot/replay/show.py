@@ -18,7 +18,7 @@ import discord
 
 from bot.replay.record import Frame, Replay
 from bot.ui.names import clean_name, safe_name
-from bot.ui.render import EMBED_TEXT_LIMIT, clip_embed, one_minus
+from bot.ui.render import _fit as fit_embeds
 from bot.ui.text import DESCRIPTION_LIMIT, clip, shown
 from engines.core import render_seats
 
@@ -91,20 +91,9 @@ def frame_embeds(ui: GameUI, replay: Replay, step: int, *, match_id: int,
         private.set_footer(text="Your view at this step: only you see it.")
         embeds.append(private)
     embeds += ui.render_board(engine.view(state, None), names)
-    return _fit(embeds)
-
-
-def _fit(embeds: list[discord.Embed]) -> list[discord.Embed]:
-    """Within Discord's limits: 10 embeds, each text clipped, 6,000 characters in all (the
-    header and a private view come first, so they are kept)."""
-    kept, total = [], 0
-    for embed in (clip_embed(one_minus(e)) for e in embeds[:10]):
-        size = len(embed)
-        if total + size > EMBED_TEXT_LIMIT:
-            break
-        kept.append(embed)
-        total += size
-    return kept
+    # within Discord's limits like a board: the header and a private view come first, so
+    # they are the ones kept
+    return fit_embeds(embeds)
 
 
 # ---------------------------------------------------------------------- the export
@@ -117,8 +106,8 @@ def export_json(replay: Replay, match: dict[str, Any], *, seat: int | None = Non
     engine = replay.engine
     names = plain_names(replay)
     steps = []
-    for k in range(replay.last + 1):
-        frame = replay.frame(k)
+    for frame in replay.frames():
+        k = frame.index
         step: dict[str, Any] = {"step": k}
         if k:
             step.update(player=names[frame.seat], seat=frame.seat)
@@ -173,4 +162,10 @@ def export_json(replay: Replay, match: dict[str, Any], *, seat: int | None = Non
 
 
 def _dump(doc: dict[str, Any]) -> bytes:
-    return json.dumps(doc, ensure_ascii=False, indent=1).encode()
+    """Compact, one step per line (readable in any editor, a third of an indented file)."""
+    steps = doc["steps"]
+    assert list(doc)[-1] == "steps"
+    head = json.dumps({**doc, "steps": []}, ensure_ascii=False, separators=(",", ":"))
+    body = ",\n".join(json.dumps(step, ensure_ascii=False, separators=(",", ":"))
+                       for step in steps)
+    return (head[:-len("[]}")] + "[\n" + body + "\n]}\n").encode()
