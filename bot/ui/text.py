@@ -204,10 +204,14 @@ def shown(text: str, names: list[str]) -> str:
     return signs(render_seats(text, names))
 
 
-def cap_note(used: int, cap: int, unit: str) -> str | None:
+def cap_note(done: int, cap: int, unit: str) -> str | None:
     """A safety cap worth mentioning only when it is near (the last tenth, at least the
-    last 3): `⚠️ 4 turns left before the safety cap`; None while it is far away."""
-    left = cap - used
-    if left > max(3, cap // 10):
+    last 3), counting the turn or round under way: `⚠️ 4 turns left before the safety cap,
+    this one included`, then `⚠️ Last turn before the safety cap`. `done` counts the units
+    finished before the current one. None while the cap is far away or already passed."""
+    left = cap - done
+    if left > max(3, cap // 10) or left <= 0:
         return None
-    return f"⚠️ {plural(max(left, 0), unit)} left before the safety cap"
+    if left == 1:
+        return f"⚠️ Last {unit} before the safety cap"
+    return f"⚠️ {plural(left, unit)} left before the safety cap, this one included"

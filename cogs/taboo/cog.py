@@ -156,7 +156,7 @@ class TabooUI(GameUI):
         if view.get("discard_top"):
             discard += f", top `{view['discard_top']}`"
         lines.append(f"{stock} · {discard}")
-        near = cap_note(view["turn"], view["max_turns"], "turn")
+        near = cap_note(view["turn"] - 1, view["max_turns"], "turn")  # turn = the current one
         if near and view["phase"] != "over":  # a finished game has no cap ahead of it
             lines.append(near)
         embed = discord.Embed(title="The row", description="\n".join(lines), colour=self.colour)
