@@ -89,20 +89,23 @@ class GameCog(commands.GroupCog):
     async def autocomplete_actions(self, interaction: discord.Interaction, current: str,
                                    keep: Callable[[Any], bool] = lambda a: True,
                                    label: Callable[[LiveTable, Any], str] | None = None,
+                                   normal: Callable[[str], str] = str.lower,
                                    ) -> list[app_commands.Choice[str]]:
-        """Legal actions as choices; the value is `version.index` so it can't go stale."""
+        """Legal actions as choices; the value is `version.index` so it can't go stale.
+        Every typed word must appear in a choice's label, both compared through `normal`
+        (lower case; a game may also read "7s" as "7♠")."""
         try:
             table, _seat, legal = self.legal_for(interaction)
         except TableError:
             return []
         label = label or self.label
-        words = current.lower().split()
+        words = normal(current).split()
         choices = []
         for index, action in enumerate(legal):
             if not keep(action):
                 continue
             text = label(table, action)
-            low = text.lower()
+            low = normal(text)
             if any(word not in low for word in words):  # every typed word must appear
                 continue
             choices.append(app_commands.Choice(name=plain(text, OPTION_LIMIT),

@@ -369,20 +369,28 @@ def test_errors():
 
 
 # --------------------------------------------------------------------------- text and menus
-def test_describe_capture_style():
-    """Brief: a capture reads like the command `/taboo play card: take:` - "7 takes 7 + (3,4)"."""
+def test_a_capture_reads_as_a_player_says_it():
+    """A capture names the cards, as a player would say it ("9♥ captures 2♣ + 7♦"), not
+    "7 takes 7 + (3,4)": the card of the same value first, then the group low to high, and
+    "(clears the row)" when it scores. One wording for the confirmation (describe), the
+    panel (menu_path) and the board and history (the event)."""
     s = deal(["7s Qs", "3c"], row="7d 3c 4h 5h 6d", stock="9h")
-    assert E.describe(s, cap("7s", True, (4, 3))) == "7 takes 7 + (3,4)"
-    assert E.describe(s, cap("7s", True)) == "7 takes 7"
-    assert E.describe(s, cap("Qs", False, (6, 5))) == "11 takes (5,6)"
+    assert E.describe(s, cap("7s", True, (4, 3))) == "7♠ captures 7♦ and 3♣ + 4♥"
+    assert E.describe(s, cap("7s", True)) == "7♠ captures 7♦"
+    assert E.describe(s, cap("Qs", False, (6, 5))) == "Q♠ captures 5♥ + 6♦"
+    assert E.menu_path(s, cap("Qs", False, (6, 5))) == ("Capture", "Q♠", "Q♠ captures 5♥ + 6♦")
+    event = act(s, cap("Qs", False, (6, 5))).events[0]
+    assert event.text == "{P0}'s Q♠ captures 5♥ + 6♦; the cards go to the discard pile."
 
 
 def test_menu_path_shapes():
-    """Brief: menu_path e.g. ("Capture", "7♠", "takes 7♦ + (3♣,4♥)")."""
+    """Brief: menu_path e.g. ("Capture", "7♠", "7♠ captures 7♦ and 3♣ + 4♥ (clears the row)")."""
     s = deal(["7s Js joker", "3c"], row="7d 3c 4h", stock="9h")
     assert E.menu_path(s, cap("7s", True, (4, 3))) == (
-        "Capture", "7♠", "takes 7♦ + (3♣,4♥) (clears the row)")
-    assert E.menu_path(s, cap("7s", True)) == ("Capture", "7♠", "takes 7♦")
+        "Capture", "7♠", "7♠ captures 7♦ and 3♣ + 4♥ (clears the row)")
+    assert E.menu_path(s, cap("7s", True)) == ("Capture", "7♠", "7♠ captures 7♦")
+    assert act(s, cap("7s", True, (4, 3))).events[0].text == (
+        "{P0}'s 7♠ captures 7♦ and 3♣ + 4♥, clearing the row: +21 points.")
     assert E.menu_path(s, Jack()) == ("Jack (clear the row)",)
     assert E.menu_path(s, Joker()) == ("Joker (others draw)",)
     assert E.menu_path(s, Draw()) == ("Draw",)
