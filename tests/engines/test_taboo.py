@@ -564,6 +564,9 @@ def test_find_capture_reads_the_play_command():
     assert E.find_capture(s, 0, "7", "7+3+4") == cap("7s", True, (4, 3))
     assert E.find_capture(s, 0, "Q", "5 6") == cap("Qs", False, (6, 5))
     assert E.find_capture(s, 0, "Q♠", "(5♥, 6♦)") == cap("Qs", False, (6, 5))
+    # the cards as a capture now reads: "7♠ captures 7♦ and 3♣ + 4♥"
+    assert E.find_capture(s, 0, "7♠", "7♦ and 3♣ + 4♥") == cap("7s", True, (4, 3))
+    assert E.find_capture(s, 0, "Q♠", "5♥ + 6♦") == cap("Qs", False, (6, 5))
     best = E.find_capture(s, 0, "7s")  # no take: the best capture first
     assert best == E.legal_actions(s, 0)[0] and best.card == C("7s")
     with pytest.raises(IllegalActionError):
