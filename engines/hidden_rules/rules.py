@@ -767,10 +767,19 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             best = max(s.scores)
             if best >= s.options.target:
                 s.winners = frozenset(p for p in range(s.n) if s.scores[p] == best)
-                # the reason is shown as is (no seat placeholders); the event names the winners
-                target = f"{s.options.target} point{'' if s.options.target == 1 else 's'}"
-                self._finish(s, f"Target of {target} reached.", events,
-                             f"{_seats(s.winners)} reached {target}.")
+                # The reason is shown as is (no seat placeholders); the event names the
+                # winners. The target is checked only when a trick is collected, so the
+                # winning score can be past it (enforcements score too): say both numbers.
+                target, score = _points(s.options.target), _points(best)
+                if best == s.options.target:
+                    reason = f"Target of {target} reached."
+                else:
+                    each = " each" if len(s.winners) > 1 else ""
+                    who = "winners end" if each else "winner ends"
+                    reason = f"Target of {target} passed: the {who} with {score}{each}."
+                verb = "win" if len(s.winners) > 1 else "wins"
+                self._finish(s, reason, events,
+                             f"{_seats(s.winners)} {verb} with {score} (target: {target}).")
                 return
         else:
             events.append(public("trick_discarded", "The trick is discarded."))
@@ -1128,6 +1137,12 @@ def _changes_text(changes: tuple[int, ...]) -> str:
     # the sign is written out: a "+d" format spec cost more than the rest of the text
     parts = [f"{{P{p}}} {'+' if d > 0 else ''}{d}" for p, d in enumerate(changes) if d]
     return ("Points: " + ", ".join(parts) + ".") if parts else ""
+
+
+def _points(count: int) -> str:
+    """`1 point`, `3 points`, `−2 points` (one minus sign, as the board writes it)."""
+    number = f"−{-count}" if count < 0 else str(count)
+    return f"{number} point{'' if abs(count) == 1 else 's'}"
 
 
 def _seats(seats: frozenset[int]) -> str:
