@@ -46,6 +46,12 @@ class GameCog(commands.GroupCog):
 
     # ------------------------------------------------------------------ helpers for subclasses
     def table_here(self, interaction: discord.Interaction, *, playing: bool = True) -> LiveTable:
+        if interaction.guild_id is None:  # a DM: no table lives here, and any could be meant
+            command = interaction.command
+            name = command.qualified_name if command is not None else self.ui.command
+            raise TableError(f"`/{name}` works where your {self.ui.engine.title} game is (its "
+                             "channel or thread), not in DMs: use it there, or the buttons on "
+                             "the game's board.")
         table = self.bot.tables.in_channel(interaction.channel_id)
         if table is None or table.engine.name != self.ui.engine.name:
             raise TableError(f"There's no {self.ui.engine.title} table in this channel. Start "
@@ -146,7 +152,7 @@ class GameCog(commands.GroupCog):
         await self.bot.table_ui.perform(interaction, table, action)
 
     # ------------------------------------------------------------------ shared commands
-    @app_commands.command(name="new", description="Open a lobby for this game in this channel.")
+    @app_commands.command(name="new", description="Open a lobby for this game in a server channel.")
     @app_commands.describe(options="Optional settings, e.g. turn_seconds=120 afk_turns=3 (the "
                            "lobby lists them all)")
     async def new(self, interaction: discord.Interaction, options: str | None = None) -> None:
@@ -161,7 +167,7 @@ class GameCog(commands.GroupCog):
         self.bot.cooldowns.used(interaction.user.id, "lobby")
         await self.bot.table_ui.post_lobby(interaction, table)
 
-    @app_commands.command(name="leave", description="Leave this channel's game (an AI takes "
+    @app_commands.command(name="leave", description="Leave the game here (an AI takes "
                           "your seat) or its lobby.")
     async def leave(self, interaction: discord.Interaction) -> None:
         table = self.table_here(interaction, playing=False)
@@ -240,7 +246,7 @@ class GameCog(commands.GroupCog):
             self.bot.tables.schedule_delivery(table)
         await reply(interaction, text, ephemeral=True)
 
-    @app_commands.command(name="cancel", description="Cancel this channel's table (host or "
+    @app_commands.command(name="cancel", description="Cancel the table here (host or "
                           "moderators).")
     async def cancel(self, interaction: discord.Interaction) -> None:
         table = self.table_here(interaction, playing=False)
