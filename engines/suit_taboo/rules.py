@@ -330,7 +330,8 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             role = s.roles[seat]
             _see(s, role, _bit(seat))
             extra = f" ({wire_role(role)})" if s.options.wire else ""
-            events.append(private(seat, "role", f"Your role this round: {_label(role)}{extra}.",
+            events.append(private(seat, "role", f"Your role for round {s.round_no}: "
+                                  f"{_label(role)}{extra}.",
                                   role=_code(role), wire_role=wire_role(role)
                                   if s.options.wire else None))
         for seat in range(n):
@@ -338,7 +339,7 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
                 card = s.deck.pop()
                 s.hands[seat].append(card)
                 _see(s, card, _bit(seat))
-            events.append(private(seat, "deal", "You were dealt "
+            events.append(private(seat, "deal", f"Your cards for round {s.round_no}: "
                                   f"{', '.join(_labels(s.hands[seat]))}.",
                                   cards=[_code(c) for c in s.hands[seat]]))
         for _ in range(2):

@@ -335,12 +335,15 @@ class SuspenseEngine(Engine[SuspenseState, Action]):
             match=s.match_no, dealer=s.dealer))
         for seat in range(n):
             cards = _LABELS_OF[s.hands[seat]]
-            events.append(Event("hand", "Your hand: " + " ".join(cards), _ONLY[seat],
-                                {"cards": list(cards)}))
+            # Named by match: the move that ends a match is confirmed together with this
+            # next deal, which must not read as the hand the move was made from.
+            events.append(Event("hand", f"Your hand for match {s.match_no}: " + " ".join(cards),
+                                _ONLY[seat], {"cards": list(cards), "match": s.match_no}))
         label = CARD_LABELS[s.secret]
         events.append(private(s.dealer, "secret_card",
-                              f"The secret card is {label}: {CONDITIONS[label]}.",
-                              card=label, condition=CONDITIONS[label]))
+                              f"The secret card of match {s.match_no} is {label}: "
+                              f"{CONDITIONS[label]}.",
+                              card=label, condition=CONDITIONS[label], match=s.match_no))
 
     # ---- queries -------------------------------------------------------------------------
     def to_act(self, state: SuspenseState) -> frozenset[int]:
