@@ -90,7 +90,8 @@ class GameCog(commands.GroupCog):
     def label(self, table: LiveTable, action: Any) -> str:
         """A move as suggestions list it and typed text is matched against (plain names:
         choices show no markdown)."""
-        return shown(table.engine.describe(table.state, action), table.plain_names)
+        return shown(table.engine.describe(table.state, action), table.plain_names,
+                     markdown=False)
 
     async def autocomplete_actions(self, interaction: discord.Interaction, current: str,
                                    keep: Callable[[Any], bool] = lambda a: True,

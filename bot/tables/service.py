@@ -605,7 +605,7 @@ class TableService:
             record = self._record_of(table, await self.storage.table_actions(table.id))
             match_id = await self.storage.finish_table(
                 table.row, scores=result.scores, winners=result.winners,
-                reason=shown(result.reason, table.plain_names), finished_at=time.time(),
+                reason=shown(result.reason, table.plain_names, markdown=False), finished_at=time.time(),
                 record=record)
         except StorageError as exc:
             table.finish_pending = True

@@ -45,6 +45,7 @@ from engines.core import (
     private,
     public,
     rng_for,
+    typed,
 )
 from engines.hidden_rules.decks import (
     ACTION_IDS,
@@ -351,8 +352,16 @@ def clean_say(say: object) -> str:
     return LINE_BREAK.join(line for line in lines if line)[:SAY_MAX]
 
 
+def said_length(say: object) -> int:
+    """Characters of what a player said, as the quiet table counts them (RULINGS,
+    unnecessary talking): the text as typed, spaces squeezed, each line break one character
+    (the kept text writes it " / ")."""
+    lines = [" ".join(line.split()) for line in str(say).splitlines()]
+    return len("\n".join(line for line in lines if line))
+
+
 def _say_suffix(say: str) -> str:
-    return f" — says “{say}”" if say else ""
+    return f" — says “{typed(say)}”" if say else ""
 
 
 # --------------------------------------------------------------------------- engine
@@ -542,11 +551,13 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
     def _play(self, s: HiddenRulesState, seat: int, action: Play, events: list[Event]) -> None:
         card = action.card
         say = clean_say(action.say)
-        if s.options.quiet_table and (len(say) > QUIET_CHARS_MAX
-                                      or len(say_parts(say)) > QUIET_PARTS_MAX):
+        length, parts = said_length(action.say), len(say_parts(say))
+        if s.options.quiet_table and (length > QUIET_CHARS_MAX or parts > QUIET_PARTS_MAX):
             raise IllegalActionError(
                 f"At this table (quiet table) you may say at most {QUIET_PARTS_MAX} parts "
-                f"(split at , ; . ! ? or a new line) and {QUIET_CHARS_MAX} characters.")
+                f"(split at , ; . ! ? or a new line) and {QUIET_CHARS_MAX} characters; that "
+                f"was {parts} part{'' if parts == 1 else 's'} and {length} "
+                f"character{'' if length == 1 else 's'}.")
         s.hands = s.hands[:]
         hand = s.hands[seat] = s.hands[seat][:]
         index = hand.index(card)
@@ -626,7 +637,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
                                                 changes)]
                 events.append(public(
                     "referee", f"Referee: {{P{accused}}}'s {card} came with unnecessary "
-                    f"talking ({hint}). The card goes back; {{P{accused}}} loses 1 point.",
+                    f"talking (“{typed(extra[0])}” was not asked for). The card goes back; "
+                    f"{{P{accused}}} loses 1 point.",
                     accused=accused, holder=QUIET, hint=hint, changes=list(changes)))
 
     def _timeout(self, s: HiddenRulesState, seat: int, action: TimeOut,
@@ -652,7 +664,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
                  "their own rule" if action.holder == seat else f"{{P{action.holder}}}'s rule")
         events.append(Event(
             "enforce", f"{{P{seat}}} enforces {whose} against {{P{accused}}}'s "
-            f"{_label(s.last.ctx.card)}: “{hint}” — {{P{accused}}} may accept or challenge.",
+            f"{_label(s.last.ctx.card)}: “{typed(hint)}” — {{P{accused}}} may accept or "
+            "challenge.",
             None, {"enforcer": seat, "holder": action.holder, "accused": accused, "hint": hint}))
 
     def _pass(self, s: HiddenRulesState, seat: int, action: Pass, events: list[Event]) -> None:
@@ -686,7 +699,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             if right:
                 result = "right"
                 self._undo(s)
-                text = (f"{{P{accused}}} challenges, and “{extra[0]}” was unnecessary talking: "
+                text = (f"{{P{accused}}} challenges, and “{typed(extra[0])}” was unnecessary "
+                        "talking: "
                         f"{_label(ctx.card)} goes back to the hand and the turn passes.")
             else:
                 result = "wrong"
@@ -935,7 +949,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
     def describe(self, state: HiddenRulesState, action: Action) -> str:
         if isinstance(action, Play):
             text = f"Play {action.card}" + (f" as {action.ace_as}" if action.ace_as else "")
-            return text + (f" saying “{action.say}”" if action.say else "")
+            say = clean_say(action.say)
+            return text + (f" saying “{typed(say)}”" if say else "")
         if isinstance(action, Enforce):
             if action.holder == QUIET:
                 return "Enforce unnecessary talking"

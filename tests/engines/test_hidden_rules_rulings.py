@@ -139,6 +139,13 @@ def test_quiet_table_limits_what_is_said():
     with pytest.raises(IllegalActionError):
         ENGINE.apply(s, 1, Play(C("7h"), say="a\nb\nc\nd"))
     ENGINE.apply(s, 1, Play(C("7h"), say="please, please, please"))
+    # counted as typed: 100 characters pass whatever they are, a line break counts one
+    # (the text keeps it as " / "), and markdown is never escaped before the count
+    ENGINE.apply(s, 1, Play(C("7h"), say="*_-" * 33 + "x"))
+    kept = ENGINE.apply(s, 1, Play(C("7h"), say="x" * 49 + "\n" + "y" * 50)).state
+    assert kept.trick[-1][3] == "x" * 49 + " / " + "y" * 50
+    with pytest.raises(IllegalActionError, match="101 characters"):
+        ENGINE.apply(s, 1, Play(C("7h"), say="x" * 50 + "\n" + "y" * 50))
 
 
 def test_quiet_table_option_off():
