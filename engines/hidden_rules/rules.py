@@ -832,8 +832,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         if s.phase != "over" and s.turns >= s.options.max_turns:
             best = max(s.scores)
             s.winners = frozenset(p for p in range(s.n) if s.scores[p] == best)
-            self._finish(s, f"Safety cap of {s.options.max_turns} turns reached; "
-                         f"highest score wins.", events)
+            self._finish(s, f"The {s.options.max_turns}-turn safety cap was reached: the "
+                         "highest score wins.", events)
 
     def _finish(self, s: HiddenRulesState, reason: str, events: list[Event],
                 said: str = "") -> None:

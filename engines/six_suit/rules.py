@@ -713,8 +713,8 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
             # The deal ends without counting a round that is never played: the last round
             # shown stays the cap's ("Round 4" of 4), not one past it.
             if s.round + 1 >= s.options.max_rounds and s.final_left < 0:
-                self._finish(s, f"Round cap reached ({s.options.max_rounds} rounds): the deal "
-                             "is scored as it stands.", events)
+                self._finish(s, f"The {s.options.max_rounds}-round safety cap was reached: "
+                             "the deal is scored as it stands.", events)
                 return
             s.round += 1
             if s.round == s.options.free_time_rounds:

@@ -499,8 +499,8 @@ class SuspenseEngine(Engine[SuspenseState, Action]):
             s.over = True
             top = max(s.scores)
             s.winners = sum(1 << seat for seat in range(n) if s.scores[seat] == top)
-            s.end_reason = (f"match cap of {s.options.max_matches} matches reached; "
-                            f"highest score wins")
+            s.end_reason = (f"The {s.options.max_matches}-match safety cap was reached: the "
+                            "highest score wins")
         if s.over:
             win = " and ".join(f"{{P{seat}}}" for seat in range(n) if s.winners >> seat & 1)
             events.append(public("game_over", f"Game over: {s.end_reason}. Winner: {win}.",

@@ -873,7 +873,7 @@ class TabooEngine(Engine[TabooState, Action]):
         s.turns += 1
         if s.turns >= s.options.max_turns:
             s.capped = True
-            self._finish(s, events, f"The turn limit ({s.options.max_turns}) was reached.")
+            self._finish(s, events, f"The {s.options.max_turns}-turn safety cap was reached.")
             return
         s.current = (seat + 1) % s.n
         s.phase = TURN if s.row else EMPTY
@@ -904,10 +904,11 @@ class TabooEngine(Engine[TabooState, Action]):
         best = max(scores.values())
         winners = frozenset(k for k, v in scores.items() if v == best)
         if state.capped:
-            reason = (f"The turn limit ({state.options.max_turns}) was reached; "
-                      "scored as it stood.")
+            reason = (f"The {state.options.max_turns}-turn safety cap was reached: scored "
+                      "as it stood.")
+        elif state.finisher is not None and state.finisher >= 0:
+            reason = f"{{P{state.finisher}}} played their last card."
         else:
-            # seat-free: the framework shows and stores the reason as is (no {P} names)
             reason = "A player played their last card."
         return Outcome(scores, winners, reason)
 
