@@ -53,9 +53,11 @@ class HelpCog(commands.Cog):
         here = "here" if in_server else "on a server"
         embed.add_field(
             name="Scores and settings" + ("" if in_server else " (in a server)"),
-            value=(f"`/leaderboard game:` best players {here} · `/stats [user]` someone's "
-                   "record · `/config show` game defaults · `/config set|reset` change them "
-                   "(Manage Server) · `/pictures` cards as pictures for you, or text only"),
+            value=(f"`/leaderboard game:` best players {here}, by rating · `/stats [user]` "
+                   "someone's rating and record · `/history [game] [player]` finished games · "
+                   "`/replay game:` step through one, or export it · "
+                   "`/config show` game defaults · `/config set|reset` change them (Manage "
+                   "Server) · `/pictures` cards as pictures for you, or text only"),
             inline=False)
         return embed
 
