@@ -64,7 +64,8 @@ def _hand_line(entries: list[dict[str, Any]], drawn: str | None = None) -> str:
         label = entry["card"]
         text = f"`{label}`"
         if entry["special"]:
-            text += f"({entry['special']})"
+            if entry["special"] != "joker":  # a joker's label (🃏Joker) already says it
+                text += f"({entry['special']})"
         elif not label[:-1].isdigit():
             text += f"({entry['value']})"
         if drawn == label and not marked:
@@ -223,8 +224,12 @@ class TabooUI(GameUI):
         drawn = view.get("drawn")
         if drawn:
             if view["phase"] == USE:
-                text = (f"`{drawn}`: use it at once (capture with it, or play it if it is a "
-                        "jack or a joker) or place any hand card face up.")
+                special = next((e["special"] for e in view.get("hand") or []
+                                if e["card"] == drawn), None)
+                use = {"jack": "play it at once (it clears the row)",
+                       "joker": "play it at once (everyone else draws a card)"}.get(
+                    special or "", "capture with it at once")
+                text = f"`{drawn}`: {use}, or place any hand card face up."
             else:
                 text = f"`{drawn}`: now place it or another hand card face up."
             text += (" Finish your turn with **Take my turn** on the board, or `/taboo play` / "

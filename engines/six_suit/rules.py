@@ -579,9 +579,10 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
             if extra is not None:
                 drawn.append(extra)
         shown = LABELS[first]
+        more = len(drawn) - 1
         events.append(public(
             "predict", f"{{P{seat}}} predicts {said}: {right} of 3 right! Shows {shown} "
-            f"and draws {len(drawn) - 1} more card(s).", seat=seat, prediction=said,
+            f"and draws {more} more card{'' if more == 1 else 's'}.", seat=seat, prediction=said,
             right=right, shown=shown, count=len(drawn)))
         s.hands[seat] = sorted(s.hands[seat] + drawn)
         s.drawn = drawn

@@ -783,7 +783,8 @@ class TabooEngine(Engine[TabooState, Action]):
         s.discard = [*s.discard, *swept, jack]
         s.row = []
         self._show(s, [lab(jack)])
-        events.append(public("jack", f"{{P{seat}}} plays {lab(jack)}: the row ({len(swept)} cards) "
+        swept_text = "1 card" if len(swept) == 1 else f"{len(swept)} cards"
+        events.append(public("jack", f"{{P{seat}}} plays {lab(jack)}: the row ({swept_text}) "
                              "goes to the discard pile.", seat=seat, card=code(jack),
                              swept=codes_of(swept)))
 
