@@ -67,6 +67,7 @@ def option_fields(engine: Engine) -> dict[str, Any]:
 OPTIONS_TEXT_LIMIT = 400  # characters of `/<game> new options:` (every option fits easily)
 _KEY = re.compile(r"[a-z_]{1,40}", re.ASCII)
 _INT = re.compile(r"[+-]?[0-9]{1,9}", re.ASCII)  # ASCII digits only: no ², ٣ or 1e3
+_HUGE = re.compile(r"[+-]?[0-9]{10,}", re.ASCII)
 _FLOAT = re.compile(r"[+-]?[0-9]{1,9}(\.[0-9]{1,6})?", re.ASCII)  # no nan, inf or 1e9
 _TRUE, _FALSE = ("true", "yes", "on"), ("false", "no", "off")
 _NONE = ("none", "null", "off")
@@ -114,6 +115,8 @@ def parse_value(raw: str, field: FieldInfo) -> Any:
     text = raw.strip()
     low = text.lower()
     kinds, nullable = _kinds(field.annotation)
+    if not text:
+        raise OptionsError(f"takes {allowed(field)}, but no value was given.")
     if nullable and low in _NONE:
         return None
     if typing.get_origin(field.annotation) is typing.Literal:  # e.g. ai_level easy/normal/hard
@@ -131,6 +134,9 @@ def parse_value(raw: str, field: FieldInfo) -> Any:
     if int in kinds:
         if _INT.fullmatch(text):
             return int(text)
+        if _HUGE.fullmatch(text):  # digits, just far too many of them
+            how = "low" if text.startswith("-") else "high"
+            raise OptionsError(f"takes {allowed(field)}, and {echo(text, 20)} is far too {how}.")
         raise OptionsError(f"takes {allowed(field)}, and {echo(text)} isn't a whole number.")
     if float in kinds:
         if _FLOAT.fullmatch(text):

@@ -174,6 +174,18 @@ def test_every_option_error_is_a_plain_sentence_naming_the_option_and_its_range(
             assert len(text) < 300
 
 
+def test_empty_and_huge_numbers_are_refused_for_what_they_are():
+    """`max_turns=` read "*(nothing)* isn't a whole number" and a 12-digit number "isn't a
+    whole number"; they are missing and far too high."""
+    from engines import ENGINES
+
+    for raw, words in (("", "but no value was given"),
+                       ("999999999999", "`999999999999` is far too high"),
+                       ("-99999999999", "is far too low")):
+        with pytest.raises(OptionsError, match=words):
+            resolve_options(ENGINES["taboo"], {"turn_seconds": raw})
+
+
 def test_server_setting_errors_are_plain_sentences_too():
     from bot.tables.settings import resolve_server
 
