@@ -364,6 +364,7 @@ async def run(args) -> int:
     settings = Settings(_env_file=None, discord_token="fake-token", **database, **shards,
                         ai_delay=0, turn_seconds=0, dev_guild_id=args.guild,
                         log_level="WARNING", pictures=not args.no_pictures,
+                        **({"webhook_deliveries": False} if args.channel_only else {}),
                         **({} if args.command_cooldown is None
                            else {"command_cooldown": args.command_cooldown}),
                         **({} if args.rest_budget is None
@@ -416,6 +417,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rest-budget", type=int,
                         help="REST_REQUESTS_PER_SECOND for the bot (default: the setting's "
                         "default, 45; 0 = no budget, to measure the bot's own capacity)")
+    parser.add_argument("--channel-only", action="store_true",
+                        help="WEBHOOK_DELIVERIES=false: boards through the channel endpoints "
+                        "only (the design before issue #20), for comparison")
     parser.add_argument("--command-cooldown", type=float,
                         help="COMMAND_COOLDOWN for the bot (default: the setting's default)")
     parser.add_argument("--synchronous", type=str.upper, choices=("FULL", "NORMAL"),

@@ -192,21 +192,28 @@ def reset(sims: list[TableSim]) -> None:
         sim.stuck_at = None
 
 
-def parse_setups(text: str) -> list[tuple[str, int]]:
-    """"sqlite:1,postgresql:2" -> [("sqlite", 1), ("postgresql", 2)]."""
+Setup = tuple[str, int, str]  # database, processes, "webhook" or "channel" deliveries
+
+
+def parse_setups(text: str) -> list[Setup]:
+    """"sqlite:1,sqlite:1:channel,postgresql:2" -> [("sqlite", 1, "webhook"),
+    ("sqlite", 1, "channel"), ("postgresql", 2, "webhook")]."""
     setups = []
     for item in text.split(","):
-        database, _, processes = item.strip().partition(":")
-        if database not in ("sqlite", "postgresql") or not (processes or "1").isdigit():
-            raise SystemExit(f"--setups: {item!r} is not sqlite:N or postgresql:N")
-        if database == "sqlite" and int(processes or 1) != 1:
+        parts = item.strip().split(":")
+        database, processes, deliveries = [*parts, *("1", "webhook")[len(parts) - 1:]][:3]
+        if (database not in ("sqlite", "postgresql") or not processes.isdigit()
+                or deliveries not in ("webhook", "channel")):
+            raise SystemExit(f"--setups: {item!r} is not database:N[:channel]")
+        if database == "sqlite" and int(processes) != 1:
             raise SystemExit("--setups: SQLite runs one process (one owner per file)")
-        setups.append((database, int(processes or 1)))
+        setups.append((database, int(processes), deliveries))
     return setups
 
 
-def setup_label(database: str, processes: int) -> str:
-    return f"{'SQLite' if database == 'sqlite' else 'PostgreSQL'} × {processes}"
+def setup_label(database: str, processes: int, deliveries: str) -> str:
+    name = "SQLite" if database == "sqlite" else "PostgreSQL"
+    return f"{name} × {processes}" + (", channel only" if deliveries == "channel" else "")
 
 
 def bot_schedstat(bot) -> tuple[float, ...]:
@@ -215,21 +222,22 @@ def bot_schedstat(bot) -> tuple[float, ...]:
 
 
 async def run_one(n: int, args, workdir: Path, synchronous: str,
-                  setup: tuple[str, int] = ("sqlite", 1)) -> dict[str, Any]:
+                  setup: Setup = ("sqlite", 1, "webhook")) -> dict[str, Any]:
     from fakediscord import FakeDiscord
 
-    database, processes = setup
+    database, processes, deliveries = setup
     fake = await FakeDiscord(timeout=args.timeout).start()
     fake.keep_uploads = False  # thousands of pictures: keep names and sizes, not bytes
     guilds = guilds_on_shards(fake, processes) if processes > 1 else [fake.add_guild("Bench Club")]
-    name = f"{n}-{database}{processes}-{synchronous.lower()}"
+    name = f"{n}-{database}{processes}-{deliveries}-{synchronous.lower()}"
     profile_out = workdir / f"profile-{name}.out"
     db, log = fresh_files(workdir / f"load-{name}.db", workdir / f"bot-{name}.log")
     stack = contextlib.AsyncExitStack()
     target: Path | str = db
     if database == "postgresql":
         target = await stack.enter_async_context(fresh_postgres(args.pg_url))
-    extra = [*(args.bot_args.split() if args.bot_args else []), "--synchronous", synchronous]
+    extra = [*(args.bot_args.split() if args.bot_args else []), "--synchronous", synchronous,
+             *(["--channel-only"] if deliveries == "channel" else [])]
     if processes > 1 and "--rest-budget" not in extra:
         # as the launcher does: Discord's global limit is the bot's, so each process gets
         # its share of REST_REQUESTS_PER_SECOND
@@ -243,9 +251,9 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
             for i in range(processes)]
     bot = bots[0] if processes == 1 else BotGroup(bots)
     result: dict[str, Any] = {"tables": n, "synchronous": synchronous, "database": database,
-                              "processes": processes,
-                              "label": f"{n}" if setup == ("sqlite", 1) and args.setups ==
-                              "sqlite:1" else f"{n}, {setup_label(*setup)}"}
+                              "processes": processes, "deliveries": deliveries,
+                              "label": f"{n}" if args.setups == "sqlite:1"
+                              else f"{n}, {setup_label(*setup)}"}
     try:
         ready = await bot.start()
         specs = table_specs(ready["uis"], n, args.players, args.games)
@@ -260,7 +268,8 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
         result.update(games=Counter(s.game for s in specs),
                       players=Counter(s.players for s in specs))
         where = (f"SQLite synchronous={synchronous}" if database == "sqlite"
-                 else f"PostgreSQL, {processes} process(es)")
+                 else f"PostgreSQL, {processes} process(es)") + (
+                     ", channel-only deliveries" if deliveries == "channel" else "")
         print(f"\n## {n} tables ({where}): {dict(result['games'])}, "
               f"players per table {dict(result['players'])}", flush=True)
 
@@ -714,7 +723,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--setups", default="sqlite:1",
                         help="database:processes to run each size with, one after the other "
                         "in this invocation (so their figures compare side by side): e.g. "
-                        "sqlite:1,postgresql:1,postgresql:2. postgresql:N runs N bot "
+                        "sqlite:1,sqlite:1:channel,postgresql:2 (':channel' = "
+                        "WEBHOOK_DELIVERIES=false, the design before). postgresql:N runs N bot "
                         "processes on N shards (one server per shard, tables dealt round-"
                         "robin), each with 1/N of the request budget, as the launcher does "
                         "(default sqlite:1)")
