@@ -404,8 +404,10 @@ class Storage:
 
     async def synchronous(self) -> str:
         """SQLite: `PRAGMA synchronous` by name (FULL, NORMAL); PostgreSQL: the session's
-        `synchronous_commit` (on)."""
-        return await self._db.synchronous()
+        `synchronous_commit` (on), as the writing session has it (under the write lock: on
+        PostgreSQL that session runs one statement at a time)."""
+        async with self._write:
+            return await self._db.synchronous()
 
     async def migrate(self) -> list[int]:
         """Apply every migration not yet recorded; return the versions applied now."""
