@@ -72,10 +72,12 @@ class CardTableBot(commands.Bot):
         from bot.cooldowns import Cooldowns
         from bot.tables.service import TableService  # local: service imports bot types
         from bot.ui.handlers import TableInteractions
+        from bot.ui.replays import ReplayInteractions
 
         self.cooldowns = Cooldowns(settings.command_cooldown)
         self.tables = TableService(self)
         self.table_ui = TableInteractions(self)
+        self.replays = ReplayInteractions(self)
         self.synced_commands: list[app_commands.AppCommand] = []
 
     async def setup_hook(self) -> None:

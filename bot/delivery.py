@@ -22,8 +22,9 @@ import discord
 
 from bot.pictures import Picture
 from bot.pictures.prefs import PicturePrefs
+from bot.ratings import ordinal, rating_text, trend_text
 from bot.ui import render
-from bot.ui.components import RematchButton, RoutedView
+from bot.ui.components import RematchButton, ReplayButton, RoutedView
 from bot.ui.names import pings
 from bot.ui.text import CONTENT_LIMIT, DESCRIPTION_LIMIT, clip, shown
 
@@ -379,17 +380,40 @@ class Publisher:
             text += (f"\n\n🤖 An AI finished the game for {', '.join(replaced)} after their "
                      "time ran out; the result counts as "
                      "theirs, win or loss.")
+        text += await self._rating_lines(table)
         embed = discord.Embed(title=f"🏁 {engine.title} — game over",
                               description=clip(text, DESCRIPTION_LIMIT),
                               colour=table.ui.colour)
         reason = shown(outcome.reason, table.plain_names)  # a footer shows no markdown
         embed.set_footer(text=f"{reason} · /leaderboard and /stats keep the score")
         view = None
-        if table.meta.get("match_id") and any(s.get("user_id") for s in table.seats):
+        if table.meta.get("match_id"):
             view = RoutedView()
-            view.add_item(RematchButton(table.meta["match_id"]))
+            if any(s.get("user_id") for s in table.seats):
+                view.add_item(RematchButton(table.meta["match_id"]))
+            view.add_item(ReplayButton(table.meta["match_id"]))
         await channel.send(embeds=render.result_embeds(table, embed),
                            **({"view": view} if view else {}))
+
+    async def _rating_lines(self, table: LiveTable) -> str:
+        """How the game moved its players' ratings, for the result (where the server shows
+        ratings); nothing if that can't be read now: the result goes out regardless."""
+        match_id = table.meta.get("match_id")
+        if not match_id or table.row.guild_id is None:
+            return ""
+        try:
+            if not (await self.service.server_settings(table.row.guild_id)).ratings:
+                return ""
+            changes = await self.service.storage.match_rating_changes(match_id)
+        except Exception:
+            log.warning("table %s: could not read its rating changes", table.id, exc_info=True)
+            return ""
+        names = {f"u:{s['user_id']}": name for s, name in zip(table.seats, table.names,
+                                                               strict=True) if s.get("user_id")}
+        parts = [f"**{names[c['player']]}** {rating_text(*c['after'])} "
+                 f"({trend_text(ordinal(*c['after']) - ordinal(*c['before']))})"
+                 for c in changes if c["player"] in names]
+        return "\n\n📈 Ratings: " + " · ".join(parts) if parts else ""
 
     # ------------------------------------------------------------------ one-offs
     async def announce(self, table: LiveTable, text: str, *, ping: tuple[int, ...] = ()

@@ -146,6 +146,50 @@ MIGRATIONS: list[tuple[int, Migration]] = [
     );
     CREATE INDEX match_records_by_time ON match_records (finished_at);
     """),
+    # Ratings and /history (issue 18). `player` is "u:<user id>" or "ai:<level>"
+    # (bot.ratings.player_key); `match_players` lets /history find a member's games without
+    # reading every match's JSON; `match_records.moves` gives a game's length.
+    (6, """
+    ALTER TABLE match_records ADD COLUMN moves INTEGER;
+    CREATE TABLE ratings (
+        guild_id   INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        player     TEXT    NOT NULL,
+        user_id    INTEGER,
+        mu         REAL    NOT NULL,
+        sigma      REAL    NOT NULL,
+        games      INTEGER NOT NULL,
+        updated_at REAL    NOT NULL,
+        PRIMARY KEY (guild_id, game, player)
+    );
+    CREATE TABLE rating_changes (
+        match_id     INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        guild_id     INTEGER NOT NULL,
+        game         TEXT    NOT NULL,
+        player       TEXT    NOT NULL,
+        user_id      INTEGER,
+        mu_before    REAL    NOT NULL,
+        sigma_before REAL    NOT NULL,
+        mu_after     REAL    NOT NULL,
+        sigma_after  REAL    NOT NULL,
+        placement    INTEGER NOT NULL,
+        won          INTEGER NOT NULL,
+        finished_at  REAL    NOT NULL,
+        PRIMARY KEY (match_id, player)
+    );
+    CREATE INDEX rating_changes_by_player ON rating_changes (guild_id, game, player,
+                                                             finished_at);
+    CREATE TABLE match_players (
+        match_id    INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        guild_id    INTEGER,
+        game        TEXT    NOT NULL,
+        user_id     INTEGER NOT NULL,
+        seat        INTEGER NOT NULL,
+        finished_at REAL    NOT NULL,
+        PRIMARY KEY (match_id, seat)
+    );
+    CREATE INDEX match_players_by_user ON match_players (guild_id, user_id, finished_at);
+    """),
 ]
 
 SYNCHRONOUS_MODES = ("FULL", "NORMAL")
@@ -208,6 +252,8 @@ class StatRow:
     played: int
     wins: int
     points: float
+    mu: float | None = None  # the rating (bot.ratings), None if never rated
+    sigma: float | None = None
 
     @property
     def win_rate(self) -> float:
@@ -224,6 +270,19 @@ def _table_from(row: Iterable[Any]) -> TableRow:
     return TableRow(id_, guild_id, channel_id, game, status, host_id, json.loads(seats),
                     json.loads(options), state, version, board, json.loads(meta), created,
                     started)
+
+
+_MATCH_COLUMNS = ("m.id, m.guild_id, m.channel_id, m.game, m.players, m.scores, m.winners, "
+                  "m.reason, m.started_at, m.finished_at, m.duration, r.moves")
+
+
+def _match_from(row: Iterable[Any]) -> dict[str, Any]:
+    (id_, guild_id, channel_id, game, players, scores, winners, reason, started, finished,
+     duration, moves) = list(row)[:12]
+    return {"id": id_, "guild_id": guild_id, "channel_id": channel_id, "game": game,
+            "players": json.loads(players), "scores": json.loads(scores),
+            "winners": json.loads(winners), "reason": reason, "started_at": started,
+            "finished_at": finished, "duration": duration, "moves": moves}
 
 
 _SAVE_BATCH = 200  # saves per statement
@@ -645,11 +704,16 @@ class Storage:
     @_writes
     async def finish_table(self, table: TableRow, *, scores: dict[int, float],
                            winners: Iterable[int], reason: str, finished_at: float,
-                           record: str | None = None) -> int:
-        """Record a finished game, update stats, keep its replay `record` (JSON, see
-        bot.replay.record) and drop the table, all in one transaction.
+                           record: str | None = None, moves: int | None = None,
+                           rating: Any = None) -> int:
+        """Record a finished game, update stats and ratings, keep its replay `record` (JSON,
+        see bot.replay.record, of `moves` moves) and drop the table, all in one transaction:
+        a game is rated exactly once, and a refused write leaves everything as it was.
 
         `scores`/`winners` are by seat; seats without a user id (AI) get no stats row.
+        `rating` (a bot.ratings.RatingJob) names whose ratings to read and computes the new
+        ones from them; read and written inside the transaction, so two games of a server
+        finishing together both count.
         """
         winners = set(winners)
         players = [{"seat": i, "user_id": s.get("user_id"), "name": s.get("name"),
@@ -667,9 +731,9 @@ class Storage:
                 reason, table.started_at, finished_at, duration, json.dumps(table.options))
             if record is not None:
                 await tx.execute(
-                    "INSERT INTO match_records (match_id, guild_id, game, record, finished_at) "
-                    "VALUES (?,?,?,?,?)", match_id, table.guild_id, table.game, record,
-                    finished_at)
+                    "INSERT INTO match_records (match_id, guild_id, game, record, finished_at, "
+                    "moves) VALUES (?,?,?,?,?,?)", match_id, table.guild_id, table.game,
+                    record, finished_at, moves)
             if table.guild_id is not None:
                 for player in players:
                     # an AI seat has no user id; a human whom an AI replaced (time ran out)
@@ -691,9 +755,90 @@ class Storage:
                         "last_played=excluded.last_played",
                         table.guild_id, table.game, player["user_id"], player["name"],
                         won, points, finished_at)
+                for player in players:
+                    if player["user_id"] is not None:
+                        await tx.execute(
+                            "INSERT INTO match_players (match_id, guild_id, game, user_id, "
+                            "seat, finished_at) VALUES (?,?,?,?,?,?)",
+                            match_id, table.guild_id, table.game, player["user_id"],
+                            player["seat"], finished_at)
+                if rating is not None:
+                    await self._rate(tx, match_id, table.guild_id, table.game, rating,
+                                     finished_at)
             await tx.execute("DELETE FROM table_moves WHERE table_id=?", table.id)
             await tx.execute("DELETE FROM game_tables WHERE id=?", table.id)
         return match_id
+
+    @staticmethod
+    async def _rate(tx: Any, match_id: int, guild_id: int, game: str, job: Any,
+                    finished_at: float) -> None:
+        """Inside finish_table's transaction: read the players' ratings, let `job` compute
+        the new ones, write them and the game's rating changes."""
+        keys = job.keys
+        marks = ",".join("?" * len(keys))
+        current = {row[0]: (row[1], row[2]) for row in await tx.fetch(
+            f"SELECT player, mu, sigma FROM ratings WHERE guild_id=? AND game=? "
+            f"AND player IN ({marks})", guild_id, game, *keys)}
+        for change in job.compute(current):
+            await tx.execute(
+                "INSERT INTO ratings (guild_id, game, player, user_id, mu, sigma, games, "
+                "updated_at) VALUES (?,?,?,?,?,?,1,?) "
+                "ON CONFLICT (guild_id, game, player) DO UPDATE SET mu=excluded.mu, "
+                "sigma=excluded.sigma, games=ratings.games+1, updated_at=excluded.updated_at",
+                guild_id, game, change.player, change.user_id, change.after.mu,
+                change.after.sigma, finished_at)
+            await tx.execute(
+                "INSERT INTO rating_changes (match_id, guild_id, game, player, user_id, "
+                "mu_before, sigma_before, mu_after, sigma_after, placement, won, finished_at) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                match_id, guild_id, game, change.player, change.user_id, change.before.mu,
+                change.before.sigma, change.after.mu, change.after.sigma, change.placement,
+                int(change.won), finished_at)
+
+    # ------------------------------------------------------------------ ratings
+    async def rated_leaderboard(self, guild_id: int, game: str, *, limit: int,
+                                min_games: int, default: tuple[float, float], z: float
+                                ) -> list[StatRow]:
+        """The best players of a game by conservative rating, mu − z·sigma (a player with
+        results from before ratings existed counts as `default`), among those with
+        `min_games` finished games."""
+        mu0, sigma0 = default
+        return [StatRow(*row) for row in await self._db.fetch(
+            "SELECT s.user_id, s.name, s.game, s.played, s.wins, s.points, r.mu, r.sigma "
+            "FROM player_stats s LEFT JOIN ratings r ON r.guild_id = s.guild_id AND "
+            "r.game = s.game AND r.user_id = s.user_id "
+            "WHERE s.guild_id=? AND s.game=? AND s.played>=? "
+            "ORDER BY COALESCE(r.mu, CAST(? AS DOUBLE PRECISION)) - "
+            "CAST(? AS DOUBLE PRECISION) * COALESCE(r.sigma, CAST(? AS DOUBLE PRECISION)) "
+            "DESC, s.wins DESC, s.name LIMIT ?",
+            guild_id, game, min_games, mu0, z, sigma0, limit)]
+
+    async def ai_ratings(self, guild_id: int, game: str) -> list[tuple[str, float, float, int]]:
+        """(level, mu, sigma, games) of a game's AI levels on a server."""
+        return [(row[0].removeprefix("ai:"), row[1], row[2], row[3]) for row in
+                await self._db.fetch(
+                    "SELECT player, mu, sigma, games FROM ratings WHERE guild_id=? AND game=? "
+                    "AND user_id IS NULL ORDER BY player", guild_id, game)]
+
+    async def recent_ratings(self, guild_id: int, game: str, user_id: int, limit: int = 10
+                             ) -> list[dict[str, Any]]:
+        """A member's last `limit` rated games of a game, newest first."""
+        rows = await self._db.fetch(
+            "SELECT match_id, mu_before, sigma_before, mu_after, sigma_after, placement, "
+            "won, finished_at FROM rating_changes WHERE guild_id=? AND game=? AND "
+            "player=? ORDER BY finished_at DESC, match_id DESC LIMIT ?",
+            guild_id, game, f"u:{user_id}", limit)
+        return [{"match_id": r[0], "before": (r[1], r[2]), "after": (r[3], r[4]),
+                 "placement": r[5], "won": bool(r[6]), "finished_at": r[7]} for r in rows]
+
+    async def match_rating_changes(self, match_id: int) -> list[dict[str, Any]]:
+        """How one game moved its players' ratings."""
+        return [{"player": r[0], "user_id": r[1], "before": (r[2], r[3]),
+                 "after": (r[4], r[5]), "placement": r[6], "won": bool(r[7])}
+                for r in await self._db.fetch(
+                    "SELECT player, user_id, mu_before, sigma_before, mu_after, sigma_after, "
+                    "placement, won FROM rating_changes WHERE match_id=? ORDER BY placement, "
+                    "player", match_id)]
 
     async def table_actions(self, table_id: int) -> str:
         """A table's stored move lines (bot.replay.record), "" if there are none;
@@ -736,14 +881,39 @@ class Storage:
                  "finished_at": r[6], "duration": r[7]} for r in await self._db.fetch(query, *args)]
 
     async def match(self, match_id: int) -> dict[str, Any] | None:
-        """One finished game: its place, players and options (for **Play again**)."""
+        """One finished game: its place, players, options (for **Play again**) and result
+        (see history_matches; `moves` is None when no replay record is kept)."""
         row = await self._db.fetchrow(
-            "SELECT id, guild_id, channel_id, game, players, options FROM matches WHERE id=?",
-            match_id)
+            f"SELECT {_MATCH_COLUMNS}, m.options FROM matches m LEFT JOIN match_records r "
+            "ON r.match_id = m.id WHERE m.id=?", match_id)
         if row is None:
             return None
-        return {"id": row[0], "guild_id": row[1], "channel_id": row[2], "game": row[3],
-                "players": json.loads(row[4]), "options": json.loads(row[5] or "{}")}
+        return {**_match_from(row), "options": json.loads(row[-1] or "{}")}
+
+    async def history_matches(self, guild_id: int, *, game: str | None = None,
+                              user_id: int | None = None, before: int | None = None,
+                              limit: int = 50, replayable: bool = False
+                              ) -> list[dict[str, Any]]:
+        """A server's finished games, newest first: of one game, one member's, older than
+        the match id `before`, only those with a replay record."""
+        query = (f"SELECT {_MATCH_COLUMNS} FROM matches m LEFT JOIN match_records r "
+                 "ON r.match_id = m.id WHERE m.guild_id=?")
+        args: list[Any] = [guild_id]
+        if game:
+            query += " AND m.game=?"
+            args.append(game)
+        if user_id is not None:
+            query += (" AND m.id IN (SELECT match_id FROM match_players WHERE guild_id=? AND "
+                      "user_id=?)")
+            args += [guild_id, user_id]
+        if before is not None:
+            query += " AND m.id < ?"
+            args.append(before)
+        if replayable:
+            query += " AND r.match_id IS NOT NULL"
+        query += " ORDER BY m.id DESC LIMIT ?"
+        args.append(limit)
+        return [_match_from(row) for row in await self._db.fetch(query, *args)]
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10,
                           min_games: int = 1) -> list[StatRow]:
@@ -786,6 +956,10 @@ class Storage:
             await self._db.notify(tx, USER_SETTINGS_CHANNEL, str(user_id))
 
     async def player_stats(self, guild_id: int, user_id: int) -> list[StatRow]:
+        """A member's record per game on a server, with their rating where they have one."""
         return [StatRow(*row) for row in await self._db.fetch(
-            "SELECT user_id, name, game, played, wins, points FROM player_stats "
-            "WHERE guild_id=? AND user_id=? ORDER BY game", guild_id, user_id)]
+            "SELECT s.user_id, s.name, s.game, s.played, s.wins, s.points, r.mu, r.sigma "
+            "FROM player_stats s LEFT JOIN ratings r ON r.guild_id = s.guild_id AND "
+            "r.game = s.game AND r.player = ? "
+            "WHERE s.guild_id=? AND s.user_id=? ORDER BY s.game",
+            f"u:{user_id}", guild_id, user_id)]

@@ -42,7 +42,9 @@ class HelpCog(commands.Cog):
             inline=False)
         embed.add_field(
             name="Scores and settings",
-            value=("`/leaderboard game:` best players here · `/stats [user]` someone's record · "
+            value=("`/leaderboard game:` best players here, by rating · `/stats [user]` "
+                   "someone's rating and record · `/history [game] [player]` finished games · "
+                   "`/replay game:` step through one, or export it · "
                    "`/config show` game defaults · `/config set|reset` change them (Manage Server) · "
                    "`/pictures` cards as pictures for you, or text only"),
             inline=False)

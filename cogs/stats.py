@@ -1,4 +1,5 @@
-"""`/leaderboard` and `/stats`: per-server, per-game results of finished games."""
+"""`/leaderboard` and `/stats`: per-server, per-game results of finished games and the
+players' skill ratings (bot.ratings)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ratings import MODEL, Z, ordinal, place_text, rating_text, trend_text
 from bot.ui.names import safe_name
 from bot.ui.replies import reply, reply_error
 from bot.ui.text import plural
@@ -30,6 +32,9 @@ def _rank(index: int, wins: int) -> str:
     return MEDALS[index] if index < 3 and wins > 0 else f"`{index + 1}.`"
 
 
+RECENT_GAMES = 5  # games /stats shows the form and trend of
+
+
 class StatsCog(commands.Cog):
     def __init__(self, bot) -> None:
         self.bot = bot
@@ -46,8 +51,14 @@ class StatsCog(commands.Cog):
             return
         server = await self.bot.tables.server_settings(interaction.guild_id)
         least = server.leaderboard_min_games
-        rows = await self.bot.storage.leaderboard(interaction.guild_id, game, limit=10,
-                                                  min_games=least)
+        storage = self.bot.storage
+        if server.ratings:
+            rows = await storage.rated_leaderboard(interaction.guild_id, game, limit=10,
+                                                   min_games=least,
+                                                   default=(MODEL.mu, MODEL.sigma), z=Z)
+        else:
+            rows = await storage.leaderboard(interaction.guild_id, game, limit=10,
+                                             min_games=least)
         if not rows:
             start = (f" Start one with `/{self.bot.tables.uis[game].command} new`!"
                      if game in self.bot.tables.uis else "")
@@ -55,12 +66,22 @@ class StatsCog(commands.Cog):
                     f"server yet (the least to be listed).{start}")
         else:
             text = "\n".join(
-                f"{_rank(i, row.wins)} **{safe_name(row.name)}** — {plural(row.wins, 'win')} in "
-                f"{plural(row.played, 'game')} ({row.win_rate:.0%}), "
-                f"{plural_points(row.points)}"
+                f"{_rank(i, row.wins)} **{safe_name(row.name)}** — "
+                + (f"**{rating_text(row.mu, row.sigma)}** · " if server.ratings else "")
+                + f"{plural(row.wins, 'win')} in {plural(row.played, 'game')} "
+                f"({row.win_rate:.0%}), {plural_points(row.points)}"
                 for i, row in enumerate(rows))
         embed = discord.Embed(title=f"🏆 {engine.title} leaderboard", description=text,
                               colour=0xF1C40F)
+        if server.ratings:
+            footer = (f"Ranked by rating: skill minus three times its uncertainty, so it "
+                      f"grows with games played; everyone starts at 0 · at least "
+                      f"{plural(least, 'game')}")
+            levels = await storage.ai_ratings(interaction.guild_id, game)
+            if levels:
+                footer += " · AI here: " + ", ".join(
+                    f"{level} {rating_text(mu, sigma)}" for level, mu, sigma, _ in levels)
+            embed.set_footer(text=footer)
         await reply(interaction, embed=embed, ephemeral=False)
 
     @app_commands.command(name="stats", description="Someone's record on this server.")
@@ -69,16 +90,31 @@ class StatsCog(commands.Cog):
     async def stats(self, interaction: discord.Interaction,
                     user: discord.User | None = None) -> None:
         who = user or interaction.user
-        rows = await self.bot.storage.player_stats(interaction.guild_id, who.id)
+        storage = self.bot.storage
+        rows = await storage.player_stats(interaction.guild_id, who.id)
+        server = await self.bot.tables.server_settings(interaction.guild_id)
         name = safe_name(getattr(who, "display_name", None) or who.name)
         embed = discord.Embed(title=f"📊 {name}", colour=0x3498DB)
         if not rows:
             embed.description = "No finished games on this server yet."
-        for row in rows:
+        for row in rows[:25]:
             title = ENGINES[row.game].title if row.game in ENGINES else row.game
-            embed.add_field(name=title, value=(f"{row.played} played · {row.wins} won "
-                                               f"({row.win_rate:.0%}) · "
-                                               f"{plural_points(row.points)}"), inline=False)
+            value = (f"{row.played} played · {row.wins} won ({row.win_rate:.0%}) · "
+                     f"{plural_points(row.points)}")
+            if server.ratings:
+                value = f"Rating **{rating_text(row.mu, row.sigma)}** · {value}"
+                recent = await storage.recent_ratings(interaction.guild_id, row.game, who.id,
+                                                      limit=RECENT_GAMES)
+                if recent:
+                    delta = ordinal(*recent[0]["after"]) - ordinal(*recent[-1]["before"])
+                    places = " · ".join("🏆" if r["won"] else place_text(r["placement"])
+                                        for r in reversed(recent))
+                    value += (f"\nLast {plural(len(recent), 'game')}: {places} (newest "
+                              f"last) · rating {trend_text(delta)}")
+            embed.add_field(name=title, value=value, inline=False)
+        if server.ratings and rows:
+            embed.set_footer(text="Rating: skill minus three times its uncertainty (starts "
+                             "at 0, grows with games played) · /leaderboard ranks by it")
         await reply(interaction, embed=embed, ephemeral=True)
 
 

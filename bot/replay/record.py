@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -173,15 +173,61 @@ class Frame:
     before: Any = None  # the state the move was made in (for `describe`)
 
 
+@dataclass(frozen=True)
+class Move:
+    seat: int
+    action: Any
+    by: str | None
+    events: tuple[Event, ...]
+    notes: tuple[str, ...]
+
+
+CHECKPOINT = 25  # a replay keeps every 25th state and applies the moves after it
+
+
 @dataclass
 class Replay:
+    """A replayed game. Only every `CHECKPOINT`-th state is kept (a long Six Suit game has
+    over a thousand): a step is rebuilt from the checkpoint before it, at most 24 moves,
+    a fraction of a millisecond."""
+
     record: GameRecord
     engine: Engine
-    frames: list[Frame]
+    moves: list[Move]
+    checkpoints: dict[int, Any]
 
     @property
     def last(self) -> int:
-        return len(self.frames) - 1
+        """The last step (= the number of moves); step 0 is the deal."""
+        return len(self.moves)
+
+    def state_at(self, step: int) -> Any:
+        base = step - step % CHECKPOINT
+        state = self.checkpoints[base]
+        for k in range(base, step):
+            move = self.moves[k]
+            state = self.engine.apply(state, move.seat, move.action).state
+        return state
+
+    def frames(self) -> Iterator[Frame]:
+        """Every step in order, each move applied once (for a whole-game export: `frame`
+        step by step would replay up to 24 moves for each)."""
+        state = self.checkpoints[0]
+        yield Frame(0, state)
+        for k, move in enumerate(self.moves, start=1):
+            after = self.engine.apply(state, move.seat, move.action).state
+            yield Frame(k, after, move.seat, move.action, move.by, move.events,
+                        list(move.notes), state)
+            state = after
+
+    def frame(self, step: int) -> Frame:
+        if step == 0:
+            return Frame(0, self.checkpoints[0])
+        before = self.state_at(step - 1)
+        move = self.moves[step - 1]
+        state = self.engine.apply(before, move.seat, move.action).state
+        return Frame(step, state, move.seat, move.action, move.by, move.events,
+                     list(move.notes), before)
 
 
 def replay(engine: Engine, record: GameRecord) -> Replay:
@@ -198,13 +244,14 @@ def replay(engine: Engine, record: GameRecord) -> Replay:
     except (GameError, ValueError) as exc:
         raise ReplayMismatch(f"the game can't be dealt again: {exc}") from None
     link = chain_link("", engine, state)
-    frames = [Frame(0, state)]
+    checkpoints = {0: state}
+    moves: list[Move] = []
     notes: list[str] = []
     for entry in record.entries:
         if "note" in entry:
             notes.append(str(entry["note"]))
             continue
-        step = len(frames)
+        step = len(moves) + 1
         try:
             action = decode_action(engine, entry["act"])
             seat = int(entry["seat"])
@@ -212,16 +259,17 @@ def replay(engine: Engine, record: GameRecord) -> Replay:
         except (CodecError, GameError, ValueError, KeyError, TypeError) as exc:
             raise ReplayMismatch(f"move {step} can't be made again ({exc})") from None
         link = chain_link(link, engine, result.state, result.events)
-        frames.append(Frame(step, result.state, seat, action, entry.get("by"),
-                            tuple(result.events), notes, state))
+        moves.append(Move(seat, action, entry.get("by"), tuple(result.events), tuple(notes)))
         notes = []
         state = result.state
+        if step % CHECKPOINT == 0:
+            checkpoints[step] = state
     outcome = engine.outcome(state)
     if outcome is None:
-        raise ReplayMismatch(f"the game is not over after its {len(frames) - 1} moves")
+        raise ReplayMismatch(f"the game is not over after its {len(moves)} moves")
     again = outcome_json(outcome.scores, outcome.winners, outcome.reason)
     if again != record.outcome:
         raise ReplayMismatch("it ends with another result than the one recorded")
     if link != record.chain:
         raise ReplayMismatch("the table would not look the same at every step")
-    return Replay(record, engine, frames)
+    return Replay(record, engine, moves, checkpoints)

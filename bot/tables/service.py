@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.ratings import RatingJob
 from bot.replay.record import (
+    GameRecord,
     build_record,
     chain_link,
     entry_lines,
@@ -603,10 +605,13 @@ class TableService:
         result = table.engine.outcome(table.state)
         try:
             record = self._record_of(table, await self.storage.table_actions(table.id))
+            rating = RatingJob.of(table.seats, result.scores, result.winners,
+                                  str(table.game_options.get("ai_level", "normal")))
             match_id = await self.storage.finish_table(
                 table.row, scores=result.scores, winners=result.winners,
                 reason=shown(result.reason, table.plain_names), finished_at=time.time(),
-                record=record)
+                record=record.to_json() if record else None,
+                moves=record.moves if record else None, rating=rating)
         except StorageError as exc:
             table.finish_pending = True
             log.error("table %s: could not record the result yet: %s", table.id, exc)
@@ -618,9 +623,9 @@ class TableService:
         self.schedule_delivery(table)
 
     @staticmethod
-    def _record_of(table: LiveTable, lines: str) -> str | None:
-        """The finished table's replay record (JSON), or None if its moves were not all
-        recorded (it began before this version); a broken record never holds up a result."""
+    def _record_of(table: LiveTable, lines: str) -> GameRecord | None:
+        """The finished table's replay record, or None if its moves were not all recorded
+        (it began before this version); a broken record never holds up a result."""
         result = table.engine.outcome(table.state)
         try:
             record = build_record(
@@ -630,7 +635,7 @@ class TableService:
         except (ValueError, KeyError, TypeError):
             log.exception("table %s: its move record is unreadable; no replay kept", table.id)
             return None
-        return record.to_json() if record else None
+        return record
 
     # ------------------------------------------------------------------ AI seats
     def _schedule_ai(self, table: LiveTable) -> None:

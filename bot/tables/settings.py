@@ -44,6 +44,10 @@ class ServerSettings(GameOptions):
     pictures: bool = Field(True, description="Boards and hands also show as pictures (the "
                            "text stays complete; members can turn pictures off for "
                            "themselves with /pictures).")
+    ratings: bool = Field(True, description="Skill ratings: /leaderboard ranks by rating, "
+                          "/stats and results show it (off: ranked by wins and points; "
+                          "ratings are still kept, so turning them on shows them up to "
+                          "date).")
 
 
 SERVER_KEY = "_server"  # the guild_settings row holding ServerSettings

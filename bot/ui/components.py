@@ -2,8 +2,9 @@
 
 Custom ids: `t:{table}:{op}[:{arg}]` for buttons, `ps:{table}:{version}:{prefix}` for the
 turn panel's select, `lt:{table}` for a lobby's team menu, `lr:{table}` for the host's
-"remove a seat" menu, `ra:{match}` for **Play again** under a result and `rl:{game}` for
-**Full rules** under a quick start. `route` parses a click's custom
+"remove a seat" menu, `ra:{match}` for **Play again** under a result, `rl:{game}` for
+**Full rules** under a quick start, and `rp:`, `rx:`, `hs:`, `hp:` for replays and /history
+(see bot.ui.replays). `route` parses a click's custom
 id and hands it to `bot.ui.handlers`; `CardTableBot.on_interaction` calls it for every
 component click.
 
@@ -32,6 +33,10 @@ TEAM_ID = re.compile(r"lt:(?P<table>\d+)")
 REMOVE_ID = re.compile(r"lr:(?P<table>\d+)")
 REMATCH_ID = re.compile(r"ra:(?P<match>\d+)")
 RULES_ID = re.compile(r"rl:(?P<game>[a-z_]+)")
+REPLAY_ID = re.compile(r"rp:(?P<match>\d{1,19}):(?P<view>[cm]):(?P<op>[a-z]):(?P<step>-?\d{1,7})")
+EXPORT_ID = re.compile(r"rx:(?P<match>\d{1,19}):(?P<view>[cm])")
+HISTORY_ID = re.compile(r"hs:(?P<game>[a-z_]+|-):(?P<user>\d{1,20}):(?P<page>\d{1,5})")
+HISTORY_PICK_ID = re.compile(r"hp:\d{1,5}")
 # The answer to a click whose custom id or value the bot never made (a modified client, or
 # a message from an older version of the bot): Discord would otherwise say it "failed".
 STALE_BUTTON = "That button is out of date or not one of mine: use the newest board."
@@ -100,6 +105,14 @@ class RulesButton(discord.ui.Button):
                          custom_id=f"rl:{game}")
 
 
+class ReplayButton(discord.ui.Button):
+    """**Replay** under a result: opens the game's replay for whoever clicks (ephemeral)."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(label="Replay", emoji="🎞️", style=discord.ButtonStyle.secondary,
+                         custom_id=f"rp:{match_id}:c:o:0")
+
+
 class RematchButton(discord.ui.Button):
     """**Play again** under a result: `ra:{match id}` (the table itself is gone)."""
 
@@ -137,6 +150,23 @@ async def _route(interaction: discord.Interaction) -> bool:
                                                                         else ""))
     elif match := REMATCH_ID.fullmatch(custom_id):
         await handlers.on_rematch(interaction, int(match["match"]))
+    elif match := REPLAY_ID.fullmatch(custom_id):
+        await interaction.client.replays.on_step(  # type: ignore[attr-defined]
+            interaction, int(match["match"]), match["view"], match["op"], int(match["step"]))
+    elif match := EXPORT_ID.fullmatch(custom_id):
+        await interaction.client.replays.on_export(  # type: ignore[attr-defined]
+            interaction, int(match["match"]), match["view"])
+    elif match := HISTORY_ID.fullmatch(custom_id):
+        game = match["game"] if match["game"] != "-" else None
+        await interaction.client.replays.history(  # type: ignore[attr-defined]
+            interaction, game=game, user_id=int(match["user"]) or None,
+            page=int(match["page"]), edit=True)
+    elif HISTORY_PICK_ID.fullmatch(custom_id):
+        picked = str(values[0]) if values else ""
+        if not picked.isdigit() or len(picked) > 19:
+            await reply_error(interaction, "That game is not in the list any more.")
+        else:
+            await interaction.client.replays.open(interaction, int(picked))  # type: ignore[attr-defined]
     elif match := RULES_ID.fullmatch(custom_id):
         ui = interaction.client.tables.uis.get(match["game"])  # type: ignore[attr-defined]
         if ui is None:

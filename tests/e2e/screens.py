@@ -164,6 +164,10 @@ async def leave(fake, d: TableDriver, user: User) -> None:
         return  # the AI seats finished the game meanwhile
     ask = await d.click(user, d.board(), "Leave")
     assert len(answers(ask)) == 1 and ask.ephemeral, answers(ask)
+    if not any(b.get("label") == "Leave the game" for b in ask.message.buttons()):
+        # the AI seats and the turn timer finished the game between the check and the click
+        assert table.finished and "⚠️" in ask.text, ask.text
+        return
     done = await d.click(user, ask.message, "Leave the game")
     if table.finished:  # the game ended between the two clicks: nothing to leave
         assert "⚠️" in done.text, done.text

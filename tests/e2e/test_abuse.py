@@ -149,6 +149,15 @@ async def test_hostile_names_are_shown_as_typed_and_ping_nobody(fake, world, bot
     for user in players[:3]:
         await fake.slash(user, "stats", channel=world.channel)
         await fake.slash(user, "stats", {"user": players[0]}, channel=world.channel)
+    # the finished game in /history and its replay, as the channel saw it and as a seat
+    [played] = await bot.storage.recent_matches(world.guild.id, "suspense", limit=1)
+    for user in players[:3]:
+        await fake.slash(user, "history", channel=world.channel)
+        opened = await fake.slash(user, "replay", {"game": played["id"]},
+                                  channel=world.channel)
+        for label in ("Next", "My view", "Last"):
+            button = next(b for b in opened.message.buttons() if b.get("label") == label)
+            await fake.click(user, opened.message, button["custom_id"])
     board = await fake.slash(players[1], "leaderboard", {"game": "suspense"},
                              channel=world.channel)
     await fake.settle()

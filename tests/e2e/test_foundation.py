@@ -40,6 +40,7 @@ async def test_failing_command_is_reported_and_bot_survives(fake, world, bot, mo
         raise RuntimeError("boom")
 
     monkeypatch.setattr(bot.storage, "leaderboard", broken)
+    monkeypatch.setattr(bot.storage, "rated_leaderboard", broken)  # ratings on (default)
     result = await fake.slash(world.alice, "leaderboard", {"game": "suspense"},
                               channel=world.channel)
     assert result.ephemeral and "went wrong" in result.text

@@ -1,6 +1,7 @@
 """Every finished game keeps a record that replays to exactly the game that was played
 (issue 18): a short game of each of the five, played by people through the panel with an
-AI seat, its record read back from storage and replayed move by move."""
+AI seat, its record read back from storage and replayed move by move; the leak scan over
+every step of each (tests/e2e/replay_checks.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import asyncio
 
 import pytest
 
-from bot.replay.record import GameRecord, ReplayMismatch, replay
+from bot.replay.record import GameRecord, replay
 from tests.e2e.driver import TableDriver
+from tests.e2e.replay_checks import assert_every_step_hides_secrets, assert_export_hides_secrets
 
 pytestmark = pytest.mark.e2e
 
@@ -37,36 +39,21 @@ async def test_a_finished_game_replays_to_its_recorded_result(fake, world, bots,
     assert [s.get("user_id") for s in record.seats] == [s.get("user_id") for s in table.seats]
     assert any(e.get("by") == "ai" for e in record.entries), "the AI seat's moves are in it"
     again = replay(table.engine, record)
-    final = again.frames[-1].state
+    final = again.frame(again.last).state
     # the very game: the final state as the bot held it, and the stored result
     assert table.engine.dump(final) == table.engine.dump(table.state)
     outcome = table.engine.outcome(final)
     assert {int(k): v for k, v in match["scores"].items()} == outcome.scores
     assert sorted(match["winners"]) == sorted(outcome.winners)
     assert again.last == record.moves == sum(1 for e in record.entries if "act" in e)
-
-async def test_a_record_that_no_longer_replays_says_where(fake, world, bots, bot):
-    command, options = SHORT["taboo"]
-    d = TableDriver(fake, world, bots, command)
-    await d.open(world.alice, [world.bob], options=options)
-    table = d.table
-    await d.play_to_end()
-    [match] = await d.bot.storage.recent_matches(world.guild.id, limit=1)
-    record = GameRecord.from_json(await d.bot.storage.match_record(match["id"]))
-    replay(table.engine, record)  # as stored: fine
-    changed = GameRecord.from_json(record.to_json())
-    changed.seed += 1  # another deal: the first move is not possible, or the game differs
-    with pytest.raises(ReplayMismatch):
-        replay(table.engine, changed)
-    changed = GameRecord.from_json(record.to_json())
-    changed.outcome = {**changed.outcome, "winners": [9]}
-    with pytest.raises(ReplayMismatch, match="another result"):
-        replay(table.engine, changed)
-    changed = GameRecord.from_json(record.to_json())
-    changed.chain = "0" * 32
-    with pytest.raises(ReplayMismatch, match="look the same"):
-        replay(table.engine, changed)
-
+    # the leak scan: every step as the channel and as each seat, and the channel's export
+    assert assert_every_step_hides_secrets(d.bot.tables.uis[game], again, match["id"]) > 0
+    opened = await fake.slash(world.carol, "replay", {"game": match["id"]},
+                              channel=world.channel)
+    export = next(b for b in opened.message.buttons() if b.get("label") == "Export")
+    exported = await fake.click(world.carol, opened.message, export["custom_id"])
+    [attachment] = exported.message.attachments
+    assert_export_hides_secrets(fake.upload_data(attachment), again, None)
 
 async def test_the_record_goes_on_across_a_restart_and_keeps_who_left(fake, world, bots, bot):
     """Moves before and after a restart are all in the record; a player who left is kept as
@@ -89,9 +76,13 @@ async def test_the_record_goes_on_across_a_restart_and_keeps_who_left(fake, worl
     notes = [e["note"] for e in record.entries if "note" in e]
     assert notes == [f"🚪 {{P{bob}}} left the game; an AI plays their seat from now on."]
     again = replay(table.engine, record)
-    assert table.engine.dump(again.frames[-1].state) == table.engine.dump(table.state)
-    after = next(f for f in again.frames if f.notes)
-    assert all(f.by == "ai" for f in again.frames[after.index:] if f.seat == bob)
+    assert table.engine.dump(again.state_at(again.last)) == table.engine.dump(table.state)
+    frames = [again.frame(k) for k in range(again.last + 1)]
+    after = next(f for f in frames if f.notes)
+    assert all(f.by == "ai" for f in frames[after.index:] if f.seat == bob)
+    # every step rebuilt from a checkpoint is the step replayed straight through
+    for k in range(1, again.last + 1):
+        assert table.engine.dump(frames[k].before) == table.engine.dump(frames[k - 1].state)
 
 
 async def test_a_game_begun_before_moves_were_recorded_finishes_without_a_record(

@@ -9,6 +9,7 @@ import asyncio
 
 import pytest
 
+from bot.ratings import ordinal, rating_text
 from tests.e2e import screens
 from tests.e2e.driver import TableDriver, dm_updates
 
@@ -272,14 +273,38 @@ async def test_stats_and_leaderboard_after_two_games(fake, world, bots, bot):
     assert not board.ephemeral
     assert "alice" in board.text and "bob" in board.text and "in 2 games" in board.text
     for line in board.text.splitlines():  # no medal for someone who never won
-        if " — 0 wins" in line:
+        if "· 0 wins" in line:
             assert not any(medal in line for medal in "🥇🥈🥉"), line
+    # ranked by rating (bot.ratings), highest first, as the stored ratings say
+    stats = {u.name: (await bot.storage.player_stats(world.guild.id, u.id))[0]
+             for u in (world.alice, world.bob)}
+    ranked = sorted(stats, key=lambda n: -ordinal(stats[n].mu, stats[n].sigma))
+    lines = [line for line in board.text.splitlines() if "**" in line]
+    assert [next(n for n in ranked if f"**{n}**" in line) for line in lines] == ranked
+    assert f"**{rating_text(stats[ranked[0]].mu, stats[ranked[0]].sigma)}**" in lines[0]
+    assert "Ranked by rating" in board.text
     mine = await fake.slash(world.alice, "stats", channel=world.channel)
     assert mine.ephemeral and "2 played" in mine.text
+    assert f"Rating **{rating_text(stats['alice'].mu, stats['alice'].sigma)}**" in mine.text
+    assert "Last 2 games:" in mine.text and "(newest last) · rating" in mine.text
     theirs = await fake.slash(world.carol, "stats", {"user": world.bob}, channel=world.channel)
     assert "2 played" in theirs.text
     empty = await fake.slash(world.carol, "stats", channel=world.channel)
     assert "No finished games" in empty.text
+    results = [m.text for m in fake.channel_messages(world.channel) if "game over" in m.text]
+    assert len(results) == 2 and all("📈 Ratings: **" in text for text in results)
+    # ratings off: ranked by wins and points, no rating shown anywhere
+    await fake.slash(world.mod, "config server", {"setting": "ratings", "value": "off"},
+                     channel=world.channel)
+    board = await fake.slash(world.carol, "leaderboard", {"game": "suspense"},
+                             channel=world.channel)
+    assert "in 2 games" in board.text and "Ranked by rating" not in board.text
+    rows = await bot.storage.leaderboard(world.guild.id, "suspense", min_games=2)
+    lines = [line for line in board.text.splitlines() if "**" in line]
+    assert [f"**{r.name}** — {r.wins} win" in line
+            for r, line in zip(rows, lines, strict=True)] == [True, True]
+    mine = await fake.slash(world.alice, "stats", channel=world.channel)
+    assert "Rating" not in mine.text and "2 played" in mine.text
 
 
 async def test_rules_summary_has_the_condition_table(fake, world, bot):
