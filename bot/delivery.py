@@ -1,7 +1,11 @@
 """Delivery of public and private views: the board (which names who must act) and DMs.
 
 The publisher renders the table as it is *now* (coalescing bursts of moves into one edit) and
-remembers what each player was last sent, so a private view is DM'd only when it changed.
+remembers what each player's DM last showed, so a DM is edited only when what it shows
+changed. A DM shows only the player's own secrets and where the table is, never the public
+table (`GameUI.render_private(with_table=False)`): the table changes on nearly every move,
+and a DM showing it either went stale (it was edited only when the private view changed) or
+would cost an edit of every player's DM per move.
 A closed DM (403) is reported once in the channel, without the secret, and DMs to that
 player pause until they interact with the bot again (`player_seen`): Discord counts every
 401/403/429 answer and bans a bot that collects 10,000 in 10 minutes, and a player with
@@ -15,6 +19,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import time
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, TypeVar
 
@@ -43,11 +48,6 @@ NOTIFY_MODES = (CHANNEL, DM, OFF)
 
 class DeliveryIncomplete(Exception):
     """Part of a delivery failed for a passing reason; the table service retries it."""
-
-
-def private_part(seat_view: dict, public_view: dict) -> dict:
-    """What a seat's view adds to the spectator's: only changes here are worth a DM."""
-    return {key: value for key, value in seat_view.items() if public_view.get(key) != value}
 
 
 def _digest(obj) -> str:
@@ -224,22 +224,19 @@ class Publisher:
 
     async def _private_views(self, table: LiveTable, turn_started: set[int],
                              modes: dict[int, str]) -> None:
-        """Keep every player's one living DM showing their private view.
+        """Keep every player's one living DM showing their own secrets (module docstring).
 
-        The DM is edited in place when the view changed (an edit does not notify), unless
-        the DM would show exactly what it shows (a view can change in a field the DM does
-        not render, e.g. an empty list becoming None). A new DM, which notifies, is sent
-        only when the player's turn starts and they either asked for DM pings (`/notify`)
-        or a secret arrived with it that they must act on; the old one is then deleted.
+        The DM is edited in place when what it shows changed (an edit does not notify): it
+        is rendered for every player on every sync and compared with what it showed (a few
+        µs to a few tens of µs a seat), so it can never show something out of date. A new
+        DM, which notifies, is sent only when the player's turn starts and they either
+        asked for DM pings (`/notify`) or a secret arrived with it that they must act on;
+        the old one is then deleted. Its turn line is an event with its time ("came up
+        <t:…:R>"), and the next edit drops it.
 
-        Every view is taken from one state, before the first DM is awaited: a move made
-        while a DM was on its way used to give a later seat a view one move newer than the
-        spectator's view it was compared with, so public fields (hand sizes, the phase)
-        looked private and changed, and players got DMs identical to their previous one."""
-        sent = table.meta.setdefault("private_sent", {})
+        Every DM is rendered from one state, before the first DM is awaited: a move made
+        while a DM was on its way used to give later seats a newer state than earlier ones."""
         shown = table.meta.setdefault("private_shown", {})
-        engine, state = table.engine, table.state
-        public_view = engine.view(state, None)
         outgoing = []
         living = table.meta.setdefault("dm_message", {})
         for seat, info in enumerate(table.seats):
@@ -248,40 +245,38 @@ class Publisher:
             if not user_id or info.get("ai"):
                 continue
             ping = user_id in turn_started and (modes.get(user_id) == DM or bool(events))
-            digest = _digest(private_part(engine.view(state, seat), public_view))
-            if digest == sent.get(str(seat)) and not events and not ping:
-                continue
-            base = render.private_embed(table, seat)
+            base = render.private_embed(table, seat, with_table=False)
             looks = _digest(base.to_dict())
             if looks == shown.get(str(seat)) and not events and not ping:
-                sent[str(seat)] = digest  # nothing the player would see is new
-                continue
-            embed = render.private_embed(table, seat, events) if events else base
-            job = render.hand_picture_job(table, seat)  # this state's view, like the embed
+                continue  # nothing the player would see is new
+            embed = (render.private_embed(table, seat, events, with_table=False) if events
+                     else base)
+            # this state's view, like the embed
+            job = render.hand_picture_job(table, seat, with_table=False)
             new = ping or str(seat) not in living
-            outgoing.append((seat, user_id, digest, looks, events, (embed, job), new))
-        for index, (seat, user_id, digest, looks, _events, (embed, job), new) in enumerate(
-                outgoing):
+            outgoing.append((seat, user_id, looks, events, (embed, job), new))
+        for index, (seat, user_id, looks, _events, (embed, job), new) in enumerate(outgoing):
             if user_id in self._closed_users():  # paused after a 403: no picture drawn
-                sent[str(seat)], shown[str(seat)] = digest, looks
+                shown[str(seat)] = looks
                 continue
             picture = None
             if await self.pictures.for_user(user_id, table.row.guild_id):
                 picture = await render.draw(job)
             render.show_picture(embed, picture)
-            content = (f"🎯 Your turn in <#{table.row.channel_id}>: open **Take my turn** on "
-                       "the board." if new and user_id in turn_started else None)
+            content = (f"🎯 Your turn in {table.engine.title} came up <t:{int(time.time())}:R> "
+                       f"in <#{table.row.channel_id}>: **Take my turn** on the board."
+                       if new and user_id in turn_started else None)
             delivered = await self.dm(table, user_id, embed=embed, content=content,
                                       picture=picture,
                                       edit=None if new else living.get(str(seat)),
                                       replace=living.get(str(seat)) if new else None)
             if delivered is None:  # a passing failure: keep the news for the retry
-                for later, _, _, _, events, _, _ in outgoing[index:]:
+                for later, _, _, events, _, _ in outgoing[index:]:
                     table.pending_private[later][:0] = events
                 raise DeliveryIncomplete(f"DM to seat {seat} failed")
             if delivered is not False:
                 living[str(seat)] = delivered
-            sent[str(seat)], shown[str(seat)] = digest, looks
+            shown[str(seat)] = looks
 
     async def dm(self, table: LiveTable, user_id: int, *, edit: int | None = None,
                  replace: int | None = None, picture: Picture | None = None,

@@ -52,9 +52,17 @@ class GameUI:
         """The public board below the framework's header (several embeds allowed, ≤ 9)."""
         raise NotImplementedError
 
-    def render_private(self, view: dict[str, Any], names: list[str], seat: int
-                       ) -> discord.Embed:
-        """One seat's private view: hand, secret role or rule."""
+    def render_private(self, view: dict[str, Any], names: list[str], seat: int, *,
+                       with_table: bool = True) -> discord.Embed:
+        """One seat's private view: hand, secret role or rule.
+
+        `with_table=False` is the living DM's version: only what derives from the seat's own
+        secrets (hand, role, secret rule, cards only they know), nothing that depends on the
+        public table (piles, the row, what can be captured, accusations, whose turn it
+        is). The DM is edited only when what it shows changes, and the public table changes
+        on nearly every move: shown in the DM it went stale (or would cost an edit of every
+        player's DM per move). **My hand** and the move panel are rendered on each click,
+        so they show everything (`with_table=True`)."""
         raise NotImplementedError
 
     def board_picture(self, view: dict[str, Any], names: list[str]) -> Picture | None:
@@ -62,10 +70,13 @@ class GameUI:
         Runs in a worker thread: it must use nothing but its arguments."""
         return self.pictures.board_picture(view, names) if self.pictures else None
 
-    def hand_picture(self, view: dict[str, Any], names: list[str], seat: int
-                     ) -> Picture | None:
-        """One seat's private view as a picture, drawn from that seat's view only."""
-        return self.pictures.hand_picture(view, names, seat) if self.pictures else None
+    def hand_picture(self, view: dict[str, Any], names: list[str], seat: int, *,
+                     with_table: bool = True) -> Picture | None:
+        """One seat's private view as a picture, drawn from that seat's view only
+        (`with_table=False`: the DM's, without the public table, like `render_private`)."""
+        if self.pictures is None:
+            return None
+        return self.pictures.hand_picture(view, names, seat, with_table=with_table)
 
     def turn_hint(self, view: dict[str, Any], names: list[str]) -> str | None:
         """A few words for the turn notice on what is asked (e.g. "consent or veto …")."""

@@ -7,7 +7,9 @@ Rules emulated from Discord (a bot that breaks them fails here as it would in pr
 - followups and ``@original`` need an acknowledged interaction (else 404 / 10015);
 - after a deferred *message* (type 5) the first followup fills the "thinking" placeholder
   instead of creating a new message, and keeps the deferral's ephemerality;
-- for component/modal interactions, ``@original`` is the message the component was on.
+- for component/modal interactions, ``@original`` is the message the component was on;
+- a followup is a reply (type 19) to the original response, with its ``message_reference``
+  and ``interaction_metadata``: what clients draw as the reply header above it.
 """
 
 from __future__ import annotations
@@ -277,6 +279,16 @@ class InteractionsMixin(RestMixin):
                 interaction_metadata=self._metadata(pending),
             )
             message.flags = (message.flags & ~EPHEMERAL) | (EPHEMERAL if ephemeral else 0)
+            if original is not None:
+                # A followup is shown as a reply to the interaction's original response: the
+                # clicked message for a click answered by an update, else the reply. Clients
+                # draw the reply header above it ("could not be loaded" when the original is
+                # an ephemeral only its user saw; discord/discord-api-docs#2733).
+                message.type = 19
+                message.message_reference = {
+                    "type": 0, "message_id": str(original.id),
+                    "channel_id": str(pending.channel.id),
+                    **({"guild_id": str(pending.guild.id)} if pending.guild else {})}
             self._store_message(message)
             pending.followups.append(message)
         pending.touches += 1

@@ -314,6 +314,11 @@ class Message:
     #: For interaction responses: Discord's ``interaction_metadata`` (who triggered it).
     interaction_metadata: JSON | None = None
     message_reference: JSON | None = None
+    #: Discord's message type: 0 DEFAULT, 19 REPLY (a followup shows as a reply to the
+    #: interaction's original response: discord/discord-api-docs#2733).
+    type: int = 0
+    #: The ``nonce`` the message was created with (Create Message), echoed back as Discord does.
+    nonce: str | None = None
 
     @property
     def text(self) -> str:
@@ -323,6 +328,14 @@ class Message:
     @property
     def ephemeral(self) -> bool:
         return bool(self.flags & EPHEMERAL)
+
+    @property
+    def shows_header(self) -> bool:
+        """True if a Discord client draws a header above this message: the reply line of a
+        reply (an interaction's followup is one: "could not be loaded" when it replies to
+        an ephemeral message) or the "<user> used /command" line of an interaction's
+        answer. A plain channel message has neither."""
+        return self.message_reference is not None or self.interaction_metadata is not None
 
     @property
     def loading(self) -> bool:
@@ -398,7 +411,7 @@ class Message:
         data: JSON = {
             "id": str(self.id),
             "channel_id": str(self.channel_id),
-            "type": 0,
+            "type": self.type,
             "author": self.author.payload(),
             "content": self.content,
             "timestamp": self.timestamp,
@@ -423,6 +436,8 @@ class Message:
             data["message_reference"] = self.message_reference
         if self.interaction_metadata is not None:
             data["interaction_metadata"] = self.interaction_metadata
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         return data
 
 

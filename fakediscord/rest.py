@@ -25,6 +25,7 @@ from .limits import check_body
 from .models import (
     CHANNEL_DM,
     EPHEMERAL,
+    READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
     VIEW_CHANNEL,
     Call,
@@ -42,6 +43,11 @@ JSON = dict[str, Any]
 Handler = Callable[[web.Request, "re.Match[str]", Any, list[JSON]], Awaitable[web.StreamResponse]]
 
 PREFIX = "/api/v10"
+#: How long Create Message remembers a nonce for ``enforce_nonce`` (message.mdx: "the past
+#: few minutes"; the shortest reading, so a bot cannot lean on a longer memory than Discord's).
+NONCE_SECONDS = 120.0
+#: GATEWAY intent that lets an app read other people's message content (gateway.mdx).
+INTENT_MESSAGE_CONTENT = 1 << 15
 
 
 def _permissions(value: Any) -> str | None:
@@ -57,6 +63,9 @@ class RestMixin(WorldMixin):
     limiter: RateLimiter
     _injections: list[Injection]
     _stalls: list[list[Any]]
+    _lost_answers: list[list[Any]]
+    #: (author id, nonce) -> (when, message id): Create Message's ``enforce_nonce`` memory
+    _nonces: dict[tuple[int, str], tuple[float, int]]
     _stopping: asyncio.Event
     _inflight: int
     #: Keep each answer's JSON on its Call (tests of the response shapes; off for benchmarks).
@@ -167,6 +176,14 @@ class RestMixin(WorldMixin):
         """Answer the next ``times`` matching requests only after ``seconds`` (a slow
         endpoint; a large value is a hung one). Stalls end early when the fake stops."""
         self._stalls.append([method.upper(), re.compile(path_regex), seconds, times])
+
+    def lose_answer_next(self, method: str, path_regex: str, *, status: int = 500,
+                         stall: float | None = None, times: int = 1) -> None:
+        """The next ``times`` matching requests are carried out, then their answer is lost:
+        the bot gets ``status`` instead (Discord's edge failing after the work was done), or
+        with ``stall`` the real answer only after ``stall`` seconds (the bot's own timeout
+        fires first). Either way the bot cannot know the message was created."""
+        self._lost_answers.append([method.upper(), re.compile(path_regex), status, stall, times])
 
     def enforce_rate_limits(
         self, per_route: int = 5, per_seconds: float = 5.0, global_per_second: int = 50
@@ -287,13 +304,29 @@ class RestMixin(WorldMixin):
             except ApiError as err:
                 return json_response(err.payload(), err.status, headers)
             response.headers.update(headers)
-            return response
+            return await self._maybe_lose(call, response)
 
         self.unknown_calls.append(call)
         message = (
             f"fakediscord: route not emulated: {call.method} {call.path} (add it to fakediscord)"
         )
         return json_response({"code": 0, "message": message}, 404, headers)
+
+    async def _maybe_lose(self, call: Call, response: web.StreamResponse
+                          ) -> web.StreamResponse:
+        """The answer of a request done, lost on its way back (`lose_answer_next`)."""
+        for lost in self._lost_answers:
+            method, rx, status, stall, times = lost
+            if times > 0 and method in ("*", call.method) and rx.search(call.path):
+                lost[4] -= 1
+                self._lost_answers = [x for x in self._lost_answers if x[4] > 0]
+                if stall is not None:
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(self._stopping.wait(), stall)
+                    return response
+                return json_response({"code": 0, "message": f"Injected error {status} "
+                                      "(after the request was carried out)"}, status)
+        return response
 
     def _check_request(self, call: Call) -> None:
         """Refuse a body Discord would refuse: its route's schema from Discord's OpenAPI
@@ -616,23 +649,73 @@ class RestMixin(WorldMixin):
             or files
         ):
             raise ApiError(400, 50006, "Cannot send an empty message")
+        nonce = body.get("nonce")
+        if nonce is not None:
+            nonce = str(nonce)
+            if len(nonce) > 25:  # message.mdx: "up to 25 characters"
+                errors = FormErrors()
+                errors.add(["nonce"], "BASE_TYPE_MAX_LENGTH",
+                           "Must be 25 or fewer in length.")
+                errors.raise_if_any()
+            if body.get("enforce_nonce"):
+                # message.mdx, enforce_nonce: a message by the same author with the same
+                # nonce in the past few minutes is returned, and no new one is created
+                now = time.monotonic()
+                seen = self._nonces.get((self.bot_user.id, nonce))
+                if seen is not None and now - seen[0] < NONCE_SECONDS:
+                    earlier = self.messages.get(seen[1])
+                    if earlier is not None:
+                        return json_response(earlier.payload())
         message = self.new_message(channel, self.bot_user, body, files)
         message.flags &= ~EPHEMERAL  # ephemeral only exists for interaction responses
+        message.nonce = nonce
+        if nonce is not None and body.get("enforce_nonce"):
+            self._nonces[(self.bot_user.id, nonce)] = (time.monotonic(), message.id)
         self._store_message(message)
         return json_response(message.payload())
 
     async def _list_messages(
         self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
     ) -> web.Response:
+        """Get Channel Messages (message.mdx): newest first; `limit` 1-100 (default 50);
+        `before`, `after` and `around` are mutually exclusive (refused here when combined);
+        without READ_MESSAGE_HISTORY no messages; without the MESSAGE_CONTENT intent other
+        people's messages come with their content fields empty (gateway.mdx)."""
         channel = self._channel_or_404(m["channel"])
         q = request.query
-        limit = min(int(q.get("limit", 50)), 100)
+        try:
+            limit = int(q.get("limit", 50))
+        except ValueError:
+            limit = 0
+        anchors = [key for key in ("before", "after", "around") if key in q]
+        if not 1 <= limit <= 100 or len(anchors) > 1:
+            errors = FormErrors()
+            errors.add(["limit" if len(anchors) <= 1 else anchors[1]], "INVALID_QUERY",
+                       "limit must be 1-100; before, after and around are exclusive")
+            errors.raise_if_any()
+        if channel.bot_denied & READ_MESSAGE_HISTORY:
+            return json_response([])
         msgs = list(reversed(self.channel_messages(channel)))  # newest first, like Discord
         if "before" in q:
             msgs = [x for x in msgs if x.id < int(q["before"])]
         if "after" in q:
             msgs = [x for x in msgs if x.id > int(q["after"])][-limit:]
-        return json_response([x.payload() for x in msgs[:limit]])
+        if "around" in q:
+            pivot = int(q["around"])
+            older = [x for x in msgs if x.id <= pivot]
+            newer = [x for x in msgs if x.id > pivot]
+            msgs = newer[-(limit // 2):] + older if limit > 1 else older
+            msgs = msgs[:limit]
+        content = any(s.intents & INTENT_MESSAGE_CONTENT
+                      for s in self.gateway.sessions.values())  # type: ignore[attr-defined]
+        return json_response([self._as_listed(x, content) for x in msgs[:limit]])
+
+    def _as_listed(self, message: Message, content_intent: bool) -> JSON:
+        data = message.payload()
+        mine = message.author.id == self.bot_user.id
+        if not (content_intent or mine or f"<@{self.bot_user.id}>" in message.content):
+            data.update(content="", embeds=[], attachments=[], components=[])
+        return data
 
     async def _get_message(
         self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]

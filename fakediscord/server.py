@@ -68,6 +68,8 @@ class FakeDiscord(DriverMixin):
         self.limiter = RateLimiter()
         self._injections = []
         self._stalls = []
+        self._lost_answers = []
+        self._nonces = {}
         self._stopping = asyncio.Event()
         self._inflight = 0
         self._last_activity = time.monotonic()

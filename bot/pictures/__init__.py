@@ -45,6 +45,8 @@ class PictureJob:
     view: dict[str, Any]
     names: list[str]
     seat: int | None = None
+    with_table: bool = True  # False: a DM's hand picture, without the public table
+
 
     def draw(self) -> Picture | None:
         from bot.game_ui import registered_uis
@@ -52,7 +54,7 @@ class PictureJob:
         ui = _uis(registered_uis)[self.game]
         if self.seat is None:
             return ui.board_picture(self.view, self.names)
-        return ui.hand_picture(self.view, self.names, self.seat)
+        return ui.hand_picture(self.view, self.names, self.seat, with_table=self.with_table)
 
 
 _UIS: dict[str, Any] = {}

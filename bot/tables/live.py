@@ -125,6 +125,14 @@ class LiveTable:
         return self.row.status == "playing"
 
     @property
+    def places(self) -> frozenset[int]:
+        """The channels this table's buttons and menus may be used in: its lobby's channel
+        and the channel its game is played in (a thread of the lobby's channel when the
+        game has one: `parent_id` is then the lobby's channel)."""
+        return frozenset({self.row.channel_id,
+                          int(self.meta.get("parent_id") or self.row.channel_id)})
+
+    @property
     def paused(self) -> str | None:
         """Why the table is paused (its channel is gone or the bot can't post there)."""
         return self.meta.get("paused")

@@ -334,6 +334,8 @@ class TableService:
         match = await self.storage.match(match_id)
         if match is None or match["game"] not in self.uis:
             raise TableError("I no longer have that game's record; open a new lobby instead.")
+        if match["guild_id"] != guild_id:  # a crafted button from another server
+            raise TableError("That game was played on another server.")
         humans = [p for p in match["players"] if p.get("user_id")]  # AI seats have none
         if all(p["user_id"] != user_id for p in humans):
             raise TableError("Only the players of that game can start a rematch from it. "

@@ -63,6 +63,19 @@ def number(text: str) -> int:
     return int(text)
 
 
+def on_clicked_message(interaction: discord.Interaction) -> bool:
+    """True if the clicked component is one the bot put on the message it was clicked on
+    (Discord sends the message with every click; a crafted custom id is not on it)."""
+    if interaction.type is not discord.InteractionType.component:
+        return True  # a form's submit: its custom id is checked by its handler
+    custom_id = (interaction.data or {}).get("custom_id")
+    message = interaction.message
+    if message is None or custom_id is None:
+        return False
+    return any(getattr(child, "custom_id", None) == custom_id
+               for row in message.components for child in getattr(row, "children", [row]))
+
+
 def prefix_of(text: str) -> tuple[int, ...]:
     """A panel path (`0.2.1`) from a custom id, refused like `number` when malformed."""
     return tuple(number(part) for part in text.split(".") if part != "")
@@ -76,10 +89,31 @@ class TableInteractions:
     def service(self):
         return self.bot.tables
 
+    # ------------------------------------------------------------------ where from
+    def check_place(self, interaction: discord.Interaction, table_id: int) -> None:
+        """Refuse a click or form about a table that does not come from where the table is:
+        its server, and its lobby's channel or its game's channel (or thread). Discord only
+        sends clicks on buttons the bot put on a message, but a modified client can send any
+        custom id from anywhere (a crafted id from another server joined a table and got
+        its own hand). A finished table is no longer live: its History button must at
+        least be on the message it was clicked on. No table is played in DMs and the bot
+        puts no table button in one, so a click from a DM is refused too."""
+        table = self.service.live.get(table_id)
+        if table is None:
+            if not on_clicked_message(interaction):
+                raise TableError(STALE_BUTTON)
+            return
+        if interaction.guild_id is None or interaction.guild_id != table.row.guild_id:
+            raise TableError("That button belongs to a game on another server.")
+        if interaction.channel_id not in table.places:
+            raise TableError(f"That button belongs to the {table.engine.title} table in "
+                             f"<#{table.row.channel_id}>: use it there.")
+
     # ------------------------------------------------------------------ buttons
     async def on_button(self, interaction: discord.Interaction, table_id: int, op: str,
                         arg: str) -> None:
         try:
+            self.check_place(interaction, table_id)
             handler = getattr(self, f"_op_{op}", None)
             if handler is None:
                 raise TableError("That button is no longer supported.")
@@ -177,6 +211,7 @@ class TableInteractions:
                         value: str) -> None:
         """The host's "remove a seat" menu in the lobby."""
         try:
+            self.check_place(interaction, table_id)
             if not (value.isascii() and value.isdigit()) or len(value) > 3:
                 raise TableError("That seat is already empty.")
             table, _name = await self.service.remove_seat(table_id, interaction.user.id,
@@ -190,6 +225,8 @@ class TableInteractions:
         try:
             if interaction.guild_id is None or interaction.channel_id is None:
                 raise TableError("Games are played in server channels.")
+            if not on_clicked_message(interaction):
+                raise TableError(STALE_BUTTON)
             self.bot.cooldowns.ready(interaction.user.id, "lobby")
             table = await self.service.rematch(
                 match_id, user_id=interaction.user.id, name=display_name(interaction.user),
@@ -260,6 +297,7 @@ class TableInteractions:
 
     async def on_team(self, interaction: discord.Interaction, table_id: int, team: str) -> None:
         try:
+            self.check_place(interaction, table_id)
             table = await self.service.choose_team(table_id, interaction.user.id, number(team))
             await self._lobby_changed(interaction, table, "")
         except TableError as exc:
@@ -269,6 +307,7 @@ class TableInteractions:
     async def on_panel_select(self, interaction: discord.Interaction, table_id: int,
                               version: int, prefix: str, value: str) -> None:
         try:
+            self.check_place(interaction, table_id)
             if value.startswith("page:"):
                 await self._panel_step(interaction, table_id, version, prefix,
                                        number(value.partition(":")[2]))
@@ -356,6 +395,7 @@ class TableInteractions:
         try:
             _, table_id, version_text, prefix = [*custom_id.split(":", 3), "", "", ""][:4]
             version = number(version_text)
+            self.check_place(interaction, number(table_id))
             table = self.service.get(number(table_id))
             seat = self._seat(table, interaction)
             if version != table.version:

@@ -244,12 +244,21 @@ def history_page(table_id: int, title: str, lines: list[str], page: int | None
     return embed, view
 
 
-def private_embed(table: LiveTable, seat: int, events: list[Event] | None = None
-                  ) -> discord.Embed:
+def private_embed(table: LiveTable, seat: int, events: list[Event] | None = None, *,
+                  with_table: bool = True) -> discord.Embed:
+    """A seat's private view: complete for **My hand** and the move panel (rendered on each
+    click); `with_table=False` for the living DM, which is edited only when what it shows
+    changes, so it shows the seat's own secrets and where the table is, never the public
+    table (see `GameUI.render_private`)."""
     names = table.names
-    embed = table.ui.render_private(table.engine.view(table.state, seat), names, seat)
+    embed = table.ui.render_private(table.engine.view(table.state, seat), names, seat,
+                                    with_table=with_table)
     embed.title = embed.title or f"{table.ui.emoji} Your hand"
     embed.set_author(name=f"{table.engine.title} · table #{table.id}")
+    if not with_table:
+        embed.add_field(name="📍 The table", value=f"<#{table.row.channel_id}>: the board, "
+                        "**My hand** and **Take my turn** there show the game as it is now.",
+                        inline=False)
     if events:
         text = "\n".join(f"• {shown(e.text, names)}" for e in events[-10:])
         embed.add_field(name="Just now (only you see this)", value=clip(text, keep="end"),
@@ -265,10 +274,12 @@ def board_picture_job(table: LiveTable) -> PictureJob:
                       list(table.names))
 
 
-def hand_picture_job(table: LiveTable, seat: int) -> PictureJob:
-    """A seat's private picture to draw, bound to that seat's own view *now*."""
+def hand_picture_job(table: LiveTable, seat: int, *, with_table: bool = True
+                     ) -> PictureJob:
+    """A seat's private picture to draw, bound to that seat's own view *now* (`with_table`:
+    as `private_embed`)."""
     return PictureJob(table.engine.name, table.engine.view(table.state, seat),
-                      list(table.names), seat)
+                      list(table.names), seat, with_table)
 
 
 INTERACTION_PICTURE_SECONDS = 1.5  # an answer to a click must leave within Discord's 3 s

@@ -307,8 +307,8 @@ class HiddenRulesUI(GameUI):
                          f"{_points(int(outcome.scores[seat]))}" for seat in order)
 
     # ---- private view ---------------------------------------------------------------------
-    def render_private(self, view: dict[str, Any], names: list[str], seat: int
-                       ) -> discord.Embed:
+    def render_private(self, view: dict[str, Any], names: list[str], seat: int, *,
+                       with_table: bool = True) -> discord.Embed:
         embed = discord.Embed(title="📜 Your Hidden Rules hand", colour=self.colour)
         hand = view.get("hand") or []
         if view.get("hand_hidden"):
@@ -340,7 +340,7 @@ class HiddenRulesUI(GameUI):
             embed.add_field(name=f"🔎 {names[int(holder)]}'s rule (shown to you)",
                             value=clip(_rule_lines(known_rule)), inline=False)
         pending = view.get("pending")
-        if pending and pending["accused"] == seat:
+        if with_table and pending and pending["accused"] == seat:  # (public: not in the DM)
             holder = (QUIET_NAME if pending["holder"] == QUIET
                       else f"{names[pending['holder']]}'s rule")
             embed.add_field(

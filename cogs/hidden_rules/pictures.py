@@ -51,7 +51,9 @@ def board_picture(view: dict[str, Any], names: list[str]) -> Picture:
                    render(sections, CW, CH, per_row=8))
 
 
-def hand_picture(view: dict[str, Any], names: list[str], seat: int) -> Picture:
+def hand_picture(view: dict[str, Any], names: list[str], seat: int, *,
+                 with_table: bool = True) -> Picture:
+    """`with_table=False`: the DM's picture, without the trick (the table's)."""
     hand = view.get("hand") or []
     sections = [Section("Your hand", [french_item(c, HW, HH) for c in hand],
                         empty="face down until you keep your rule" if view.get("hand_hidden")
@@ -65,7 +67,8 @@ def hand_picture(view: dict[str, Any], names: list[str], seat: int) -> Picture:
         dealt = view.get("dealt") or {"triggers": [], "actions": []}
         sections.append(Section("Keep one trigger and one action", note=" / ".join(
             c["text"] for c in dealt["triggers"] + dealt["actions"]), empty=""))
-    sections.append(_trick_section(view, names, HW, HH))
+    if with_table:
+        sections.append(_trick_section(view, names, HW, HH))
     alt = "Your Hidden Rules hand: " + (", ".join(card_words(c) for c in hand) or "empty")
     if rule:
         alt += f". Your rule: {rule['trigger']['text']} {rule['action']['text']}"

@@ -294,8 +294,8 @@ class SixSuitUI(GameUI):
                              colour=self.colour)
 
     # ---- the private view ----------------------------------------------------------------
-    def render_private(self, view: dict[str, Any], names: list[str], seat: int
-                       ) -> discord.Embed:
+    def render_private(self, view: dict[str, Any], names: list[str], seat: int, *,
+                       with_table: bool = True) -> discord.Embed:
         me = view["seats"][seat]
         hand = view.get("hand") or []
         drawn = list(view.get("drawn") or [])
@@ -312,11 +312,13 @@ class SixSuitUI(GameUI):
                         + (f" *({', '.join(notes)})*" if notes else ""))
         embed = discord.Embed(title=f"{self.emoji} Your Six Suit hand", colour=self.colour)
         embed.description = "\n".join(rows) or "Your hand is empty."
-        if view.get("teams"):
+        if view.get("teams"):  # (fixed for the whole game: the DM may show it)
             mates = [_name(names, s["seat"]) for s in view["seats"]
                      if s["team"] == me["team"] and s["seat"] != seat]
             embed.add_field(name=f"Team {me['team'] + 1}",
                             value=clip("With " + (", ".join(mates) or "nobody")), inline=False)
+        if not with_table:  # the DM: piles, ghosts and turns are the table's (see GameUI)
+            return embed
         if me["alive"]:
             notes = danger_notes(me)
             embed.add_field(name="Your piles (1 → 6)",

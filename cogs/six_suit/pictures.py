@@ -163,7 +163,9 @@ def _board_alt(view: dict[str, Any], names: list[str]) -> str:
     return alt_text(" ".join(parts))
 
 
-def hand_picture(view: dict[str, Any], names: list[str], seat: int) -> Picture:
+def hand_picture(view: dict[str, Any], names: list[str], seat: int, *,
+                 with_table: bool = True) -> Picture:
+    """`with_table=False`: the DM's picture, the hand alone (piles are the table's)."""
     me = view["seats"][seat]
     hand = view.get("hand") or []
     drawn = list(view.get("drawn") or [])
@@ -172,7 +174,7 @@ def hand_picture(view: dict[str, Any], names: list[str], seat: int) -> Picture:
     rows = max(1, -(-len(hand) // per_row))
     width = 2 * PAD + per_row * HW + (per_row - 1) * 10
     hand_h = 40 + rows * (HH + 12)
-    piles_h = 40 + CH + 10 if me["alive"] else 50
+    piles_h = (40 + CH + 10 if me["alive"] else 50) if with_table else 0
     canvas = Canvas(width, PAD + hand_h + piles_h + PAD)
     canvas.text((PAD, PAD), f"Your hand ({len(hand)})", 26)
     y = PAD + 40
@@ -188,7 +190,9 @@ def hand_picture(view: dict[str, Any], names: list[str], seat: int) -> Picture:
         elif label in known:
             canvas.badge((x + HW - 58, cy - 6), "SEEN", 16, fill=theme.MUTED)
     y = PAD + hand_h
-    if me["alive"]:
+    if not with_table:
+        pass
+    elif me["alive"]:
         canvas.text((PAD, y), "Your piles 1 - 6", 22, theme.MUTED)
         for k, label in enumerate(me["piles"]):
             canvas.card(_sprite(label, CW, CH), (PAD + k * (CW + GAP), y + 32))

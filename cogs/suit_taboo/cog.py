@@ -250,8 +250,8 @@ class SuitTabooUI(GameUI):
         return "\n".join(rows)
 
     # ---- the private view ----------------------------------------------------------------
-    def render_private(self, view: dict[str, Any], names: list[str], seat: int
-                       ) -> discord.Embed:
+    def render_private(self, view: dict[str, Any], names: list[str], seat: int, *,
+                       with_table: bool = True) -> discord.Embed:
         you = view["you"]
         role = you["role"]
         own = _own_suit(role)
@@ -291,10 +291,15 @@ class SuitTabooUI(GameUI):
             shields = len(me["shields"]) if me else 0
             per = 1 if own else 2
             left = max(0, total - shields * per)
-            rows.append(f"So far: **{plural(total, 'penalty', 'penalties')}**, your "
-                        f"{plural(shields, 'shield')} {'cancels' if shields == 1 else 'cancel'} "
-                        f"{min(total, shields * per)} → "
-                        + ("**unexposed**" if left == 0 else f"**{left} uncovered**"))
+            if not with_table:  # the DM: shields are on the table (see GameUI)
+                rows.append(f"So far: **{plural(total, 'penalty', 'penalties')}** before "
+                            "your shields (**My hand** counts them in).")
+            else:
+                rows.append(f"So far: **{plural(total, 'penalty', 'penalties')}**, your "
+                            f"{plural(shields, 'shield')} "
+                            f"{'cancels' if shields == 1 else 'cancel'} "
+                            f"{min(total, shields * per)} → "
+                            + ("**unexposed**" if left == 0 else f"**{left} uncovered**"))
             embed.add_field(name="Doubts cast at you", value=clip("\n".join(rows)),
                             inline=False)
         else:
@@ -305,12 +310,13 @@ class SuitTabooUI(GameUI):
                             value=clip(" · ".join(f"`{s['card']}` → {_name(names, s['to'])}"
                                                    for s in sent)), inline=False)
         accusations = you.get("accusations")
-        if accusations is not None and (accusations or view["phase"] == "accuse"):
+        if accusations is not None and (accusations or (with_table
+                                                        and view["phase"] == "accuse")):
             said = "\n".join(f"Ace of {a['suit']}: {_name(names, a['target'])}"
                              for a in accusations) or "nothing yet"
             embed.add_field(name="🕵️ Your accusations (secret until the reveal)", value=said,
                             inline=False)
-        if view["phase"] == "accuse" and seat in (view.get("to_act") or []):
+        if with_table and view["phase"] == "accuse" and seat in (view.get("to_act") or []):
             embed.add_field(name="Your move", value="Name who holds each black ace: **Take my "
                             "turn** or `/suittaboo accuse`.", inline=False)
         return embed

@@ -59,7 +59,8 @@ def board_picture(view: dict[str, Any], names: list[str]) -> Picture:
     return Picture("suittaboo-board.png", alt_text(alt), render(sections, CW, CH, per_row=9))
 
 
-def hand_picture(view: dict[str, Any], names: list[str], seat: int) -> Picture:
+def hand_picture(view: dict[str, Any], names: list[str], seat: int, *,
+                 with_table: bool = True) -> Picture:
     you = view.get("you") or {}
     role = you.get("role")
     role_note = you.get("role_name", "")

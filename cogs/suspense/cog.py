@@ -70,8 +70,8 @@ class SuspenseUI(GameUI):
         return (f"Secret card `{last['secret']}`: *{last['condition']}*\n"
                 f"Met by: {met} · {gains}")
 
-    def render_private(self, view: dict[str, Any], names: list[str], seat: int
-                       ) -> discord.Embed:
+    def render_private(self, view: dict[str, Any], names: list[str], seat: int, *,
+                       with_table: bool = True) -> discord.Embed:
         you = view["you"]
         embed = discord.Embed(title="🎭 Your Suspense hand", colour=self.colour)
         embed.description = "\n".join(f"`{c}` {condition_text(c)}" for c in you["hand"]) or \
@@ -81,7 +81,7 @@ class SuspenseUI(GameUI):
                             value=f"`{you['secret']}` {condition_text(you['secret'])}",
                             inline=False)
         me = view["players"][seat]
-        if view["turn"] == seat and not me["in_play"] and not view["over"]:
+        if with_table and view["turn"] == seat and not me["in_play"] and not view["over"]:
             embed.add_field(name="Your first turn", value="You must play a card this turn.",
                             inline=False)
         return embed

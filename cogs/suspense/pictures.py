@@ -42,7 +42,8 @@ def board_picture(view: dict[str, Any], names: list[str]) -> Picture:
     return Picture("suspense-board.png", alt_text(alt), render(sections, CW, CH, per_row=6))
 
 
-def hand_picture(view: dict[str, Any], names: list[str], seat: int) -> Picture:
+def hand_picture(view: dict[str, Any], names: list[str], seat: int, *,
+                 with_table: bool = True) -> Picture:
     you = view.get("you") or {}
     hand = you.get("hand") or []
     sections = [Section("Your hand", [_card(c) for c in hand], empty="your hand is empty")]

@@ -209,11 +209,15 @@ class TabooUI(GameUI):
         return "\n".join(lines)
 
     # ---- a player's own view -------------------------------------------------------------
-    def render_private(self, view: dict[str, Any], names: list[str], seat: int
-                       ) -> discord.Embed:
+    def render_private(self, view: dict[str, Any], names: list[str], seat: int, *,
+                       with_table: bool = True) -> discord.Embed:
         hand = view.get("hand") or []
         embed = discord.Embed(title=f"{self.emoji} Your Taboo hand ({plural(len(hand), 'card')})",
                               description=_hand_line(hand, view.get("drawn")), colour=self.colour)
+        if not with_table:  # the DM: the score, the row and the turn are the table's
+            embed.add_field(name="Hand total", value=f"{view.get('hand_total', 0)} (it counts "
+                            "against you when the game ends)", inline=False)
+            return embed
         pile = view["points"][seat]["total"]
         embed.add_field(
             name="Score if the game ended now",

@@ -45,14 +45,17 @@ def board_picture(view: dict[str, Any], names: list[str]) -> Picture:
     return Picture("taboo-board.png", alt_text(alt), render(sections, CW, CH, per_row=8))
 
 
-def hand_picture(view: dict[str, Any], names: list[str], seat: int) -> Picture:
+def hand_picture(view: dict[str, Any], names: list[str], seat: int, *,
+                 with_table: bool = True) -> Picture:
+    """`with_table=False`: the DM's picture, without the row (the table's)."""
     hand = view.get("hand") or []
     drawn = view.get("drawn")
     items = [french_item(c["card"], HW, HH, caption=_value(c),
                          badge="NEW" if c["card"] == drawn else "") for c in hand]
     sections = [Section(f"Your hand - total {view.get('hand_total', 0)}", items,
-                        empty="your hand is empty"),
-                _row(view, HW, HH)]
-    alt = ("Your Taboo hand: " + (", ".join(card_words(c["card"]) for c in hand) or "empty")
-           + ". Row: " + (", ".join(card_words(c["card"]) for c in view["row"]) or "empty"))
+                        empty="your hand is empty")]
+    alt = "Your Taboo hand: " + (", ".join(card_words(c["card"]) for c in hand) or "empty")
+    if with_table:
+        sections.append(_row(view, HW, HH))
+        alt += ". Row: " + (", ".join(card_words(c["card"]) for c in view["row"]) or "empty")
     return Picture("taboo-hand.png", alt_text(alt), render(sections, HW, HH, per_row=7))

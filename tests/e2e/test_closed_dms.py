@@ -27,13 +27,13 @@ def notices(fake, world) -> list[str]:
 
 async def private_changes(d: TableDriver, seat: int, count: int) -> None:
     """Let the game run (others move by clicks, the closed player's turns time out) until
-    the seat's private view changed `count` times (each change would have been a DM)."""
-    seen = d.table.meta["private_sent"].get(str(seat))
+    what the seat's DM shows changed `count` times (each change would have been a DM)."""
+    seen = d.table.meta["private_shown"].get(str(seat))
     changes = 0
     for _ in range(3000):
         table = d.table
         assert table is not None, "the game ended too soon"
-        now = table.meta["private_sent"].get(str(seat))
+        now = table.meta["private_shown"].get(str(seat))
         if now != seen:
             seen, changes = now, changes + 1
             if changes == count:

@@ -264,7 +264,8 @@ async def test_every_command_with_suggestions_in_scripted_moments(fake, world, b
             if d.table is not None and d.table.state.drawn is not None:
                 assert d.table.state.phase in (USE, PLACE)
                 dm = fake.dms(user)[-1].text
-                assert "You just drew" in dm and "You drew" in dm
+                # the drawn card is marked in the hand; what to do with it is the panel's
+                assert "(new)" in dm and "You drew" in dm and "You just drew" not in dm
         elif Place in kinds:
             assert state.phase in (USE, PLACE)
             if "place" not in used:
