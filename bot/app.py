@@ -199,8 +199,35 @@ def _log_close_error(closing: asyncio.Future) -> None:
 
 async def _fresh_only(interaction: discord.Interaction) -> bool:
     """The command tree's global check: a command or autocomplete that arrives after
-    Discord's window is dropped without an answer (Discord would refuse it)."""
-    return not too_late(interaction)
+    Discord's window is dropped without an answer (Discord would refuse it). A server-only
+    command (scores, settings) used in a DM is refused politely (`server_only_refusal`)."""
+    if too_late(interaction):
+        return False
+    refusal = server_only_refusal(interaction)
+    if refusal is not None:
+        raise refusal
+    return True
+
+
+def server_only_refusal(interaction: discord.Interaction):
+    """The Refusal for a guild-only command reaching us from a DM, else None. Discord does
+    not offer such commands in DMs, but a client with a stale command list can still send
+    one; it must not answer "on this server" about no server."""
+    from bot.ui.replies import Refusal
+
+    if interaction.guild_id is not None or \
+            interaction.type is not discord.InteractionType.application_command:
+        return None
+    command = interaction.command
+    guild_only = False
+    node = command
+    while node is not None:
+        guild_only |= bool(getattr(node, "guild_only", False))
+        node = getattr(node, "parent", None)
+    if not guild_only:
+        return None
+    return Refusal(f"`/{command.qualified_name}` works in a server's channels (its scores and "
+                   "settings belong to that server), not in DMs.")
 
 
 class ShardedCardTableBot(CardTableBot, commands.AutoShardedBot):

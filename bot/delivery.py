@@ -379,7 +379,7 @@ class Publisher:
         embed = discord.Embed(title=f"🏁 {engine.title} — game over",
                               description=clip(text, DESCRIPTION_LIMIT),
                               colour=table.ui.colour)
-        reason = shown(outcome.reason, table.plain_names)  # a footer shows no markdown
+        reason = shown(outcome.reason, table.plain_names, markdown=False)  # a footer: raw
         embed.set_footer(text=f"{reason} · /leaderboard and /stats keep the score")
         view = None
         if table.meta.get("match_id"):

@@ -46,6 +46,12 @@ class GameCog(commands.GroupCog):
 
     # ------------------------------------------------------------------ helpers for subclasses
     def table_here(self, interaction: discord.Interaction, *, playing: bool = True) -> LiveTable:
+        if interaction.guild_id is None:  # a DM: no table lives here, and any could be meant
+            command = interaction.command
+            name = command.qualified_name if command is not None else self.ui.command
+            raise TableError(f"`/{name}` works where your {self.ui.engine.title} game is (its "
+                             "channel or thread), not in DMs: use it there, or the buttons on "
+                             "the game's board.")
         table = self.bot.tables.in_channel(interaction.channel_id)
         if table is None or table.engine.name != self.ui.engine.name:
             raise TableError(f"There's no {self.ui.engine.title} table in this channel. Start "
@@ -84,25 +90,29 @@ class GameCog(commands.GroupCog):
     def label(self, table: LiveTable, action: Any) -> str:
         """A move as suggestions list it and typed text is matched against (plain names:
         choices show no markdown)."""
-        return shown(table.engine.describe(table.state, action), table.plain_names)
+        return shown(table.engine.describe(table.state, action), table.plain_names,
+                     markdown=False)
 
     async def autocomplete_actions(self, interaction: discord.Interaction, current: str,
                                    keep: Callable[[Any], bool] = lambda a: True,
                                    label: Callable[[LiveTable, Any], str] | None = None,
+                                   normal: Callable[[str], str] = str.lower,
                                    ) -> list[app_commands.Choice[str]]:
-        """Legal actions as choices; the value is `version.index` so it can't go stale."""
+        """Legal actions as choices; the value is `version.index` so it can't go stale.
+        Every typed word must appear in a choice's label, both compared through `normal`
+        (lower case; a game may also read "7s" as "7♠")."""
         try:
             table, _seat, legal = self.legal_for(interaction)
         except TableError:
             return []
         label = label or self.label
-        words = current.lower().split()
+        words = normal(current).split()
         choices = []
         for index, action in enumerate(legal):
             if not keep(action):
                 continue
             text = label(table, action)
-            low = text.lower()
+            low = normal(text)
             if any(word not in low for word in words):  # every typed word must appear
                 continue
             choices.append(app_commands.Choice(name=plain(text, OPTION_LIMIT),
@@ -143,7 +153,7 @@ class GameCog(commands.GroupCog):
         await self.bot.table_ui.perform(interaction, table, action)
 
     # ------------------------------------------------------------------ shared commands
-    @app_commands.command(name="new", description="Open a lobby for this game in this channel.")
+    @app_commands.command(name="new", description="Open a lobby for this game in a server channel.")
     @app_commands.describe(options="Optional settings, e.g. turn_seconds=120 afk_turns=3 (the "
                            "lobby lists them all)")
     async def new(self, interaction: discord.Interaction, options: str | None = None) -> None:
@@ -158,7 +168,7 @@ class GameCog(commands.GroupCog):
         self.bot.cooldowns.used(interaction.user.id, "lobby")
         await self.bot.table_ui.post_lobby(interaction, table)
 
-    @app_commands.command(name="leave", description="Leave this channel's game (an AI takes "
+    @app_commands.command(name="leave", description="Leave the game here (an AI takes "
                           "your seat) or its lobby.")
     async def leave(self, interaction: discord.Interaction) -> None:
         table = self.table_here(interaction, playing=False)
@@ -237,7 +247,7 @@ class GameCog(commands.GroupCog):
             self.bot.tables.schedule_delivery(table)
         await reply(interaction, text, ephemeral=True)
 
-    @app_commands.command(name="cancel", description="Cancel this channel's table (host or "
+    @app_commands.command(name="cancel", description="Cancel the table here (host or "
                           "moderators).")
     async def cancel(self, interaction: discord.Interaction) -> None:
         table = self.table_here(interaction, playing=False)

@@ -29,8 +29,11 @@ class PictureSettingsCog(commands.Cog):
         if mode is not None:
             await prefs.set_user(interaction.user.id, CHOICES[mode.value])
         choice = await prefs.user_choice(interaction.user.id)
-        server = await prefs.server(interaction.guild_id)
-        if choice is None:
+        if choice is None and interaction.guild_id is None:  # a DM: no server to name
+            now = ("You follow each server's setting: pictures are on or off as the server "
+                   "of your game sets them.")
+        elif choice is None:
+            server = await prefs.server(interaction.guild_id)
             now = (f"You follow the server: pictures are **{'on' if server else 'off'}** "
                    "here.")
         else:

@@ -103,12 +103,46 @@ class Outcome:
 
 
 _SEAT_RE = re.compile(r"\{P(\d+)\}")
+# Free text a player typed, inside an engine's text, sits between these two control
+# characters (which typed text never keeps: names and said text drop control characters).
+TYPED_START, TYPED_END = "\x0e", "\x0f"
+_TYPED_RE = re.compile("\x0e([^\x0e\x0f]*)\x0f")
 
 
-def render_seats(text: str, names: Sequence[str]) -> str:
-    """Replace `{P3}` placeholders with display names (used by logs, tests and the bot)."""
-    return _SEAT_RE.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names)
-                        else f"Seat {int(m.group(1)) + 1}", text)
+def typed(text: str) -> str:
+    """Free text a player typed (what a Hidden Rules player says, a hint), marked inside an
+    engine's text so that renderers show it literally: escaped for markdown where markdown
+    is rendered, without reading `{P3}` in it as a seat or changing its signs. Engines keep
+    and check the text as typed; only its display is escaped (bot.ui.text.shown)."""
+    return TYPED_START + text.replace(TYPED_START, "").replace(TYPED_END, "") + TYPED_END
+
+
+def typed_parts(text: str) -> list[tuple[str, bool]]:
+    """`text` cut into (piece, is_typed) parts, in order, markers removed."""
+    if TYPED_START not in text:
+        return [(text, False)]
+    parts: list[tuple[str, bool]] = []
+    pos = 0
+    for match in _TYPED_RE.finditer(text):
+        parts.append((text[pos:match.start()], False))
+        parts.append((match.group(1), True))
+        pos = match.end()
+    parts.append((text[pos:], False))
+    return [(piece, is_typed) for piece, is_typed in parts if piece or is_typed]
+
+
+def render_seats(text: str, names: Sequence[str],
+                 typed_text: Callable[[str], str] = lambda piece: piece) -> str:
+    """Replace `{P3}` placeholders with display names (used by logs, tests and the bot);
+    typed text (`typed`) is left as typed, through `typed_text` (e.g. a markdown escape)."""
+    def seats(piece: str) -> str:
+        return _SEAT_RE.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names)
+                            else f"Seat {int(m.group(1)) + 1}", piece)
+
+    if TYPED_START not in text:
+        return seats(text)
+    return "".join(typed_text(piece) if is_typed else seats(piece)
+                   for piece, is_typed in typed_parts(text))
 
 
 # --------------------------------------------------------------------------- randomness

@@ -616,8 +616,8 @@ class TableService:
                                   str(table.game_options.get("ai_level", "normal")))
             match_id = await self.storage.finish_table(
                 table.row, scores=result.scores, winners=result.winners,
-                reason=shown(result.reason, table.plain_names), finished_at=time.time(),
-                record=record.to_json() if record else None,
+                reason=shown(result.reason, table.plain_names, markdown=False),
+                finished_at=time.time(), record=record.to_json() if record else None,
                 moves=record.moves if record else None, rating=rating)
         except StorageError as exc:
             table.finish_pending = True

@@ -58,13 +58,16 @@ class OptionsError(ValueError):
 
 
 def option_fields(engine: Engine) -> dict[str, Any]:
-    """Every configurable key for a game: its own options and the table settings."""
-    return {**engine.Options.model_fields, **TableSettings.model_fields}
+    """Every configurable key for a game: its own options, then the table settings it does
+    not define itself (a game's own `turn_seconds` wins, as in `resolve_options`)."""
+    own = engine.Options.model_fields
+    return {**own, **{k: f for k, f in TableSettings.model_fields.items() if k not in own}}
 
 
 OPTIONS_TEXT_LIMIT = 400  # characters of `/<game> new options:` (every option fits easily)
 _KEY = re.compile(r"[a-z_]{1,40}", re.ASCII)
 _INT = re.compile(r"[+-]?[0-9]{1,9}", re.ASCII)  # ASCII digits only: no ², ٣ or 1e3
+_HUGE = re.compile(r"[+-]?[0-9]{10,}", re.ASCII)
 _FLOAT = re.compile(r"[+-]?[0-9]{1,9}(\.[0-9]{1,6})?", re.ASCII)  # no nan, inf or 1e9
 _TRUE, _FALSE = ("true", "yes", "on"), ("false", "no", "off")
 _NONE = ("none", "null", "off")
@@ -107,36 +110,78 @@ def parse_value(raw: str, field: FieldInfo) -> Any:
     """Read a typed value as its option's type says, strictly: a boolean is `on`/`off`
     (`true`/`false`, `yes`/`no`), never a number; a number is ASCII digits, never a
     boolean, and whole for a whole-number option; "off"/"none" only where an option can be
-    off. Raises OptionsError with a friendly reason (the input quoted short)."""
+    off. Raises OptionsError saying what the option takes (`allowed`), the input quoted
+    short; `_read` puts the option's name in front."""
     text = raw.strip()
     low = text.lower()
     kinds, nullable = _kinds(field.annotation)
+    if not text:
+        raise OptionsError(f"takes {allowed(field)}, but no value was given.")
     if nullable and low in _NONE:
         return None
     if typing.get_origin(field.annotation) is typing.Literal:  # e.g. ai_level easy/normal/hard
         values = [str(v) for v in typing.get_args(field.annotation)]
         if low in values:
             return low
-        raise OptionsError(f"{echo(text)} isn't one of " + ", ".join(f"`{v}`" for v in values)
-                           + ".")
+        raise OptionsError(f"is {allowed(field)}, and {echo(text)} isn't one of them.")
     if bool in kinds:
         if low in _TRUE:
             return True
         if low in _FALSE:
             return False
-        raise OptionsError(f"{echo(text)} isn't on or off: write `on` or `off`.")
+        raise OptionsError(f"is either on or off (write `on` or `off`), and {echo(text)} "
+                           "is neither.")
     if int in kinds:
         if _INT.fullmatch(text):
             return int(text)
-        off = " (or `off`)" if nullable else ""
-        raise OptionsError(f"{echo(text)} isn't a whole number: write digits like `120`{off}.")
+        if _HUGE.fullmatch(text):  # digits, just far too many of them
+            how = "low" if text.startswith("-") else "high"
+            raise OptionsError(f"takes {allowed(field)}, and {echo(text, 20)} is far too {how}.")
+        raise OptionsError(f"takes {allowed(field)}, and {echo(text)} isn't a whole number.")
     if float in kinds:
         if _FLOAT.fullmatch(text):
             return float(text) + 0.0  # -0.0 becomes 0.0
-        raise OptionsError(f"{echo(text)} isn't a number: write it like `1.5`.")
+        raise OptionsError(f"takes {allowed(field)}, and {echo(text)} isn't a number.")
     if str in kinds:
         return text
-    raise OptionsError(f"{echo(text)} isn't a value this option takes.")
+    raise OptionsError(f"takes {allowed(field)}, and {echo(text)} isn't one of those.")
+
+
+def _bounds(field: FieldInfo) -> tuple[Any, Any]:
+    """The smallest and largest value a number option allows (None where unbounded)."""
+    low = high = None
+    for rule in field.metadata:
+        if getattr(rule, "ge", None) is not None:
+            low = rule.ge
+        if getattr(rule, "gt", None) is not None:
+            low = rule.gt + 1 if isinstance(rule.gt, int) else rule.gt
+        if getattr(rule, "le", None) is not None:
+            high = rule.le
+        if getattr(rule, "lt", None) is not None:
+            high = rule.lt - 1 if isinstance(rule.lt, int) else rule.lt
+    return low, high
+
+
+def allowed(field: FieldInfo) -> str:
+    """What an option takes, in words: "a whole number from 0 to 86400 (or `off`)",
+    "`on` or `off`", "one of `easy`, `normal`, `hard`"."""
+    kinds, nullable = _kinds(field.annotation)
+    off = " (or `off`)" if nullable else ""
+    if typing.get_origin(field.annotation) is typing.Literal:
+        return "one of " + ", ".join(f"`{v}`" for v in typing.get_args(field.annotation))
+    if bool in kinds:
+        return "`on` or `off`"
+    if int in kinds or float in kinds:
+        what = "a whole number" if int in kinds else "a number"
+        low, high = _bounds(field)
+        if low is not None and high is not None:
+            return f"{what} from {low} to {high}{off}"
+        if low is not None:
+            return f"{what} of at least {low}{off}"
+        if high is not None:
+            return f"{what} of at most {high}{off}"
+        return what + off
+    return "text" + off
 
 
 def _read(model: type[GameOptions], layer: dict[str, Any]) -> dict[str, Any]:
@@ -149,18 +194,48 @@ def _read(model: type[GameOptions], layer: dict[str, Any]) -> dict[str, Any]:
             try:
                 value = parse_value(value, fields[key])
             except OptionsError as exc:
-                raise OptionsError(f"`{key}`: {exc}") from None
+                raise OptionsError(f"`{key}` {exc}") from None
         out[key] = value
     return out
 
 
-def _explain(exc: ValidationError) -> str:
-    return "; ".join(f"`{'.'.join(str(p) for p in e['loc'])}`: {e['msg']}" for e in exc.errors())
+_TOO_LOW = ("greater_than", "greater_than_equal")
+_TOO_HIGH = ("less_than", "less_than_equal")
+
+
+def _explain(exc: ValidationError, fields: dict[str, FieldInfo]) -> str:
+    """pydantic's errors ("Input should be greater than or equal to 20") as plain sentences
+    that name the option and what it takes: "`max_rounds` takes a whole number from 3 to
+    500, and 2 is too low." The one place every option and server setting error is worded."""
+    sentences = []
+    for error in exc.errors():
+        key = str(error["loc"][0]) if error["loc"] else ""
+        field = fields.get(key)
+        kind, value = error["type"], error.get("input")
+        if field is None:
+            sentences.append(f"`{key}` isn't an option here." if key else
+                             error["msg"].removeprefix("Value error, ") + ".")
+            continue
+        takes = allowed(field)
+        if kind in _TOO_LOW + _TOO_HIGH:
+            how = "too low" if kind in _TOO_LOW else "too high"
+            number = f"−{-value}" if isinstance(value, int | float) and value < 0 else value
+            sentences.append(f"`{key}` takes {takes}, and {number} is {how}.")
+        elif kind.endswith("_type") or kind in ("literal_error", "int_from_float",
+                                                  "int_parsing", "bool_parsing"):
+            sentences.append(f"`{key}` takes {takes}, and {echo(shown(value))} isn't one.")
+        else:  # a rule of the option's own (a validator): its message, then what it takes
+            reason = error["msg"].removeprefix("Value error, ").rstrip(".")
+            sentences.append(f"`{key}`: {reason} (it takes {takes}).")
+    return " ".join(sentences)
 
 
 def _unknown(names: list[str]) -> str:
-    shown = ", ".join(echo(n, 40) for n in names[:3])
-    return shown + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    """`a`, `b` and `c` (and 2 more): the unknown names someone typed, quoted short."""
+    quoted = [echo(n, 40) for n in names[:3]]
+    if len(names) > 3:
+        quoted.append(f"{len(names) - 3} more")
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
 def resolve_options(engine: Engine, *layers: dict[str, Any]) -> tuple[GameOptions, TableSettings]:
@@ -172,8 +247,10 @@ def resolve_options(engine: Engine, *layers: dict[str, Any]) -> tuple[GameOption
     known = option_fields(engine)
     unknown = sorted(set(merged) - set(known))
     if unknown:
-        raise OptionsError(f"Unknown option(s) for {engine.title}: {_unknown(unknown)}. "
-                           f"Known: {', '.join(sorted(known))}.")
+        which = "an option" if len(unknown) == 1 else "options"
+        raise OptionsError(f"{_unknown(unknown)} {'is' if len(unknown) == 1 else 'are'}n't "
+                           f"{which} of {engine.title}. Its options: "
+                           f"{', '.join(f'`{k}`' for k in sorted(known))}.")
     own = engine.Options.model_fields
     game_part = _read(engine.Options, {k: v for k, v in merged.items() if k in own})
     table_part = _read(TableSettings, {k: v for k, v in merged.items()
@@ -182,21 +259,21 @@ def resolve_options(engine: Engine, *layers: dict[str, Any]) -> tuple[GameOption
         return (engine.Options.model_validate(game_part, strict=True),
                 TableSettings.model_validate(table_part, strict=True))
     except ValidationError as exc:
-        raise OptionsError(f"Invalid option: {_explain(exc)}.") from None
+        raise OptionsError(_explain(exc, known)) from None
 
 
 def resolve_server(stored: dict[str, Any], **changes: Any) -> ServerSettings:
     """A server's settings from what is stored (plus changes); OptionsError if invalid."""
     unknown = sorted(set(changes) - set(ServerSettings.model_fields))
     if unknown:
-        raise OptionsError(f"Unknown server setting: {_unknown(unknown)}. Known: "
-                           f"{', '.join(ServerSettings.model_fields)}.")
+        raise OptionsError(f"{_unknown(unknown)} isn't a server setting. The settings: "
+                           f"{', '.join(f'`{k}`' for k in ServerSettings.model_fields)}.")
     known = {k: v for k, v in stored.items() if k in ServerSettings.model_fields}
     try:
         return ServerSettings.model_validate(_read(ServerSettings, {**known, **changes}),
                                              strict=True)
     except ValidationError as exc:
-        raise OptionsError(f"Invalid setting: {_explain(exc)}.") from None
+        raise OptionsError(_explain(exc, ServerSettings.model_fields)) from None
 
 
 def shown(value: Any) -> str:

@@ -87,10 +87,12 @@ def safe_names(names: list[str]) -> list[str]:
 
 
 def said(text: str | None) -> str:
-    """What a player says or hints with a move (free text the whole table reads): one line,
-    markdown and mentions escaped before it becomes part of the move. Escaping touches only
-    punctuation, so the words a secret rule listens for are unchanged."""
-    return escape_markdown(" ".join("".join(_visible(c) for c in text or "").split()))
+    """What a player says or hints with a move, as typed: invisible and control characters
+    removed, spaces squeezed, line breaks kept (they separate the parts of what is said).
+    Not escaped: the game counts and checks exactly what was typed, and every place that
+    shows it escapes it (the engine marks it with `engines.core.typed`; `shown` escapes)."""
+    lines = ("".join(_visible(c) for c in line) for line in str(text or "").splitlines())
+    return "\n".join(" ".join(line.split()) for line in lines if line.strip())
 
 
 def code_safe(text: str) -> str:

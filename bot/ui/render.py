@@ -268,10 +268,13 @@ def private_embed(table: LiveTable, seat: int, events: list[Event] | None = None
 
 
 # ---------------------------------------------------------------------- pictures
+# A picture and its alt text (the attachment's description) are not markdown: a screen
+# reader would read `\*\*bold\*\*` aloud. Pictures get the plain names (invisible
+# characters stripped, length bounded: LiveTable.plain_names), never the escaped ones.
 def board_picture_job(table: LiveTable) -> PictureJob:
     """The board's picture to draw, bound to the public view *now*."""
     return PictureJob(table.engine.name, table.engine.view(table.state, None),
-                      list(table.names))
+                      list(table.plain_names))
 
 
 def hand_picture_job(table: LiveTable, seat: int, *, with_table: bool = True
@@ -279,7 +282,7 @@ def hand_picture_job(table: LiveTable, seat: int, *, with_table: bool = True
     """A seat's private picture to draw, bound to that seat's own view *now* (`with_table`:
     as `private_embed`)."""
     return PictureJob(table.engine.name, table.engine.view(table.state, seat),
-                      list(table.names), seat, with_table)
+                      list(table.plain_names), seat, with_table)
 
 
 INTERACTION_PICTURE_SECONDS = 1.5  # an answer to a click must leave within Discord's 3 s

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from engines.core import render_seats
+from bot.ui.names import escape_markdown
+from engines.core import TYPED_START, render_seats, typed_parts
 
 # Discord's documented limits (characters = code points)
 CONTENT_LIMIT = 2000  # message content
@@ -199,15 +200,25 @@ def signs(text: str) -> str:
     return _HYPHEN_MINUS.sub("−", text)
 
 
-def shown(text: str, names: list[str]) -> str:
-    """An engine's text as players read it: seat placeholders as names, one minus sign."""
-    return signs(render_seats(text, names))
+def shown(text: str, names: list[str], *, markdown: bool = True) -> str:
+    """An engine's text as players read it: seat placeholders as names, one minus sign, and
+    what a player typed (`engines.core.typed`) shown literally — escaped for markdown unless
+    the place shows text raw (`markdown=False`: labels, footers, with plain names)."""
+    if TYPED_START not in text:
+        return signs(render_seats(text, names))
+    return "".join((escape_markdown(piece) if markdown else piece) if is_typed
+                   else signs(render_seats(piece, names))
+                   for piece, is_typed in typed_parts(text))
 
 
-def cap_note(used: int, cap: int, unit: str) -> str | None:
+def cap_note(done: int, cap: int, unit: str) -> str | None:
     """A safety cap worth mentioning only when it is near (the last tenth, at least the
-    last 3): `⚠️ 4 turns left before the safety cap`; None while it is far away."""
-    left = cap - used
-    if left > max(3, cap // 10):
+    last 3), counting the turn or round under way: `⚠️ 4 turns left before the safety cap,
+    this one included`, then `⚠️ Last turn before the safety cap`. `done` counts the units
+    finished before the current one. None while the cap is far away or already passed."""
+    left = cap - done
+    if left > max(3, cap // 10) or left <= 0:
         return None
-    return f"⚠️ {plural(max(left, 0), unit)} left before the safety cap"
+    if left == 1:
+        return f"⚠️ Last {unit} before the safety cap"
+    return f"⚠️ {plural(left, unit)} left before the safety cap, this one included"

@@ -21,7 +21,7 @@ from bot.game_cog import GameCog
 from bot.game_ui import GameUI, TextPrompt
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
-from bot.ui.names import echo, escape_markdown, said
+from bot.ui.names import clean_name, echo, escape_markdown, said
 from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, cap_note, clip, plain, plural
 from engines import ENGINES
 from engines.cards import Card
@@ -70,7 +70,9 @@ def _clip(text: str, limit: int) -> str:
 
 
 def _quote(text: str, limit: int) -> str:
-    return f"“{_clip(text, limit)}”" if text else ""
+    """What a player said or hinted, in quotes: shortened as typed, then escaped (the engine
+    keeps it unescaped so that its limits count what was typed)."""
+    return f"“{escape_markdown(clean_name(text, limit, fallback=''))}”" if text else ""
 
 
 def _card(label: str) -> str:

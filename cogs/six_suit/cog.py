@@ -80,6 +80,15 @@ def _ordinal(k: int) -> str:
     return f"{k}{suffix}"
 
 
+def _round_heading(view: dict[str, Any]) -> str:
+    """`**Round 4**`; a round beyond the `max_rounds` cap is only ever one of a begun final
+    phase, which always runs to its end (RULINGS), so it says why it is still being played."""
+    heading = f"**Round {view['round']}**"
+    if view["round"] > view["max_rounds"]:
+        heading += f" (final phase, past the {view['max_rounds']}-round cap)"
+    return heading
+
+
 def card_words(label: str) -> str:
     """ "3🟥▲" → "three red triangle" (for autocomplete and the hand list)."""
     return CARD_NAME.get(label, label)
@@ -205,10 +214,11 @@ class SixSuitUI(GameUI):
     def _status_embed(self, view: dict[str, Any], names: list[str]) -> discord.Embed:
         mode = (f"{view['teams']} teams" if view.get("teams")
                 else f"{view['players']} players, each for themselves")
-        lines = [f"**Round {view['round']}** · dealer {_name(names, view['dealer'])} · {mode} · "
+        lines = [f"{_round_heading(view)} · dealer {_name(names, view['dealer'])} · {mode} · "
                  "piles read 1 → 6"]
+        # a finished game has no cap ahead of it, and a final phase always runs to its end
         near = cap_note(view["round"] - 1, view["max_rounds"], "round")
-        if near and view["phase"] != "over":  # a finished game has no cap ahead of it
+        if near and view["phase"] != "over" and not view.get("final_phase"):
             lines.append(near)
         lines += self._phase_lines(view, names)
         if view.get("free_time") and view["phase"] != "over":

@@ -122,7 +122,7 @@ class SuitTabooUI(GameUI):
         return embeds
 
     def _table_embed(self, view: dict[str, Any], names: list[str]) -> discord.Embed:
-        # whose turn it is shows as "To act" above and ▶️ beside their history line
+        # whose turn it is shows as "To act" above and ▶️ beside their line
         phase = view["phase"]
         turn = (f" · turn {view['turns_this_round'] + 1}"
                 if phase == "play" and view.get("turn") is not None else "")
@@ -151,7 +151,9 @@ class SuitTabooUI(GameUI):
         return discord.Embed(description="\n".join(lines), colour=self.colour)
 
     def _players_embed(self, view: dict[str, Any], names: list[str]) -> discord.Embed:
-        embed = discord.Embed(title="History lines", colour=self.colour)
+        # each player's line of cards in front of them; the title is the legend
+        embed = discord.Embed(title="Players · 🏹 catapult · 🛡️ shields · ❓ doubts received · "
+                              "✋ hand", colour=self.colour)
         turn = view.get("turn") if view["phase"] == "play" else None
         acting = set(view.get("to_act") or [])
         for player in view["players"]:
@@ -180,12 +182,13 @@ class SuitTabooUI(GameUI):
     def _reveal_embed(self, last: dict[str, Any], view: dict[str, Any], names: list[str]
                       ) -> discord.Embed:
         winners = ", ".join(_name(names, w) for w in last.get("winners", [])) or "nobody"
-        why = ("was ended by the turn cap" if last.get("reason") == "turn cap"
-               else "ended: everyone was done")
+        cap = view.get("max_turns_per_round")
+        why = ((f"reached its {cap}-turn safety cap" if cap else "reached its safety cap")
+               if last.get("reason") == "turn cap" else "ended: everyone was done")
         embed = discord.Embed(
             title=f"Round {last['round']} reveal",
-            description=(f"The round {why}. Roles and doubts are flipped; every history "
-                         f"line below.\n**Round winners:** {winners}"),
+            description=(f"The round {why}. Roles and doubts are turned face up; each "
+                         f"player's below.\n**Round winners:** {winners}"),
             colour=0x7F8C8D)
         for line in last.get("players", []):
             embed.add_field(name=clip(self._reveal_title(line, names), 256),

@@ -34,6 +34,7 @@ from engines.taboo.rules import (
     Joker,
     Place,
     capture_options,
+    typed_take,
 )
 
 from . import pictures
@@ -63,7 +64,8 @@ def _hand_line(entries: list[dict[str, Any]], drawn: str | None = None) -> str:
         label = entry["card"]
         text = f"`{label}`"
         if entry["special"]:
-            text += f"({entry['special']})"
+            if entry["special"] != "joker":  # a joker's label (🃏Joker) already says it
+                text += f"({entry['special']})"
         elif not label[:-1].isdigit():
             text += f"({entry['value']})"
         if drawn == label and not marked:
@@ -81,12 +83,12 @@ def _name(names: list[str], seat: int | None) -> str:
 
 def take_text(action: Capture) -> str:
     """What a capture takes, the way `take:` is typed: "7 + (3,4)", "(3,4)", "7"."""
-    return ENGINE.capture_text(action).split(" takes ", 1)[1]
+    return typed_take(action.single, action.group, VALUE[action.card.rank])
 
 
-def play_label(_table: LiveTable | None, action: Capture) -> str:
-    """"7♠: 7 takes 7 + (3,4)": a capture as the `card:` suggestions show it."""
-    return f"{action.card}: {ENGINE.capture_text(action)}"
+def play_label(table: LiveTable, action: Capture) -> str:
+    """"9♥ captures 2♣ + 7♦": a capture as the `card:` suggestions show it."""
+    return ENGINE.capture_text(table.state, action)
 
 
 def place_label(_table: LiveTable | None, action: Place) -> str:
@@ -156,7 +158,7 @@ class TabooUI(GameUI):
         if view.get("discard_top"):
             discard += f", top `{view['discard_top']}`"
         lines.append(f"{stock} · {discard}")
-        near = cap_note(view["turn"], view["max_turns"], "turn")
+        near = cap_note(view["turn"] - 1, view["max_turns"], "turn")  # turn = the current one
         if near and view["phase"] != "over":  # a finished game has no cap ahead of it
             lines.append(near)
         embed = discord.Embed(title="The row", description="\n".join(lines), colour=self.colour)
@@ -226,8 +228,12 @@ class TabooUI(GameUI):
         drawn = view.get("drawn")
         if drawn:
             if view["phase"] == USE:
-                text = (f"`{drawn}`: use it at once (capture with it, or play it if it is a "
-                        "jack or a joker) or place any hand card face up.")
+                special = next((e["special"] for e in view.get("hand") or []
+                                if e["card"] == drawn), None)
+                use = {"jack": "play it at once (it clears the row)",
+                       "joker": "play it at once (everyone else draws a card)"}.get(
+                    special or "", "capture with it at once")
+                text = f"`{drawn}`: {use}, or place any hand card face up."
             else:
                 text = f"`{drawn}`: now place it or another hand card face up."
             text += (" Finish your turn with **Take my turn** on the board, or `/taboo play` / "
@@ -317,24 +323,16 @@ class TabooCog(GameCog, group_name="taboo", group_description="Play Taboo."):
     async def _suggest(self, interaction: discord.Interaction, current: str, kind: type,
                        label: Callable[[LiveTable, Any], str]
                        ) -> list[app_commands.Choice[str]]:
-        words = _words(current)
-        keep = _is(kind)
-
-        def matching(action: Any) -> bool:
-            if not keep(action):
-                return False
-            text = _normal(label(None, action))
-            return all(w in text for w in words)
-
-        return await self.autocomplete_actions(interaction, "", matching, label)
+        return await self.autocomplete_actions(interaction, " ".join(_words(current)),
+                                               _is(kind), label, normal=_normal)
 
     # ---- play (capture) ------------------------------------------------------------------
     @app_commands.command(name="play", description="Capture: play a hand card and take row "
                           "cards of the same value or adding up to it.")
     @app_commands.describe(card="A hand card that can capture (suggestions list your legal "
                                 "captures), e.g. 7s (seven of spades) or just 7.",
-                           take="Optional: what to take, e.g. 7, (3,4) or 7 + (3,4). Empty = "
-                                "the best capture (clearing the row first).")
+                           take="Optional: the row cards to take, by value, e.g. 7, 3+4 or "
+                                "7+3+4. Empty = the best capture.")
     async def play(self, interaction: discord.Interaction, card: str,
                    take: str | None = None) -> None:
         table, action = self.find_play(interaction, card, take)
@@ -356,7 +354,7 @@ class TabooCog(GameCog, group_name="taboo", group_description="Play Taboo."):
             return table, ENGINE.find_capture(table.state, seat, card, take)
         except GameError as exc:
             problem = str(exc)
-        # the whole suggestion label typed out ("7♠: 7 takes 7 + (3,4)")
+        # the whole suggestion label typed out ("7♠ captures 3♣ + 4♦")
         if take is None:
             wanted = _normal(card)
             found = [a for a in caps if _normal(play_label(table, a)) == wanted]
@@ -387,7 +385,8 @@ class TabooCog(GameCog, group_name="taboo", group_description="Play Taboo."):
 
     @play.autocomplete("take")
     async def _take_autocomplete(self, interaction: discord.Interaction, current: str):
-        """What the chosen card can take, as `take:` text ("7 + (3,4)")."""
+        """What the chosen card can take: shown as the capture reads ("7♠ captures 3♣ + 4♦"),
+        sent as `take:` text ("(3,4)")."""
         try:
             table, seat, caps = self._mine(interaction, Capture)
         except TableError:
@@ -407,8 +406,7 @@ class TabooCog(GameCog, group_name="taboo", group_description="Play Taboo."):
         seen: set[str] = set()
         for action in caps:
             value = take_text(action)
-            path = table.engine.menu_path(table.state, action)
-            name = f"{value} — {action.card} {path[-1]}"
+            name = ENGINE.capture_text(table.state, action)
             if value in seen or not all(w in _normal(name) for w in words):
                 continue
             seen.add(value)

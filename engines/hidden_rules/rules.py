@@ -45,6 +45,7 @@ from engines.core import (
     private,
     public,
     rng_for,
+    typed,
 )
 from engines.hidden_rules.decks import (
     ACTION_IDS,
@@ -351,8 +352,16 @@ def clean_say(say: object) -> str:
     return LINE_BREAK.join(line for line in lines if line)[:SAY_MAX]
 
 
+def said_length(say: object) -> int:
+    """Characters of what a player said, as the quiet table counts them (RULINGS,
+    unnecessary talking): the text as typed, spaces squeezed, each line break one character
+    (the kept text writes it " / ")."""
+    lines = [" ".join(line.split()) for line in str(say).splitlines()]
+    return len("\n".join(line for line in lines if line))
+
+
 def _say_suffix(say: str) -> str:
-    return f" — says “{say}”" if say else ""
+    return f" — says “{typed(say)}”" if say else ""
 
 
 # --------------------------------------------------------------------------- engine
@@ -542,11 +551,13 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
     def _play(self, s: HiddenRulesState, seat: int, action: Play, events: list[Event]) -> None:
         card = action.card
         say = clean_say(action.say)
-        if s.options.quiet_table and (len(say) > QUIET_CHARS_MAX
-                                      or len(say_parts(say)) > QUIET_PARTS_MAX):
+        length, parts = said_length(action.say), len(say_parts(say))
+        if s.options.quiet_table and (length > QUIET_CHARS_MAX or parts > QUIET_PARTS_MAX):
             raise IllegalActionError(
                 f"At this table (quiet table) you may say at most {QUIET_PARTS_MAX} parts "
-                f"(split at , ; . ! ? or a new line) and {QUIET_CHARS_MAX} characters.")
+                f"(split at , ; . ! ? or a new line) and {QUIET_CHARS_MAX} characters; that "
+                f"was {parts} part{'' if parts == 1 else 's'} and {length} "
+                f"character{'' if length == 1 else 's'}.")
         s.hands = s.hands[:]
         hand = s.hands[seat] = s.hands[seat][:]
         index = hand.index(card)
@@ -626,7 +637,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
                                                 changes)]
                 events.append(public(
                     "referee", f"Referee: {{P{accused}}}'s {card} came with unnecessary "
-                    f"talking ({hint}). The card goes back; {{P{accused}}} loses 1 point.",
+                    f"talking (“{typed(extra[0])}” was not asked for). The card goes back; "
+                    f"{{P{accused}}} loses 1 point.",
                     accused=accused, holder=QUIET, hint=hint, changes=list(changes)))
 
     def _timeout(self, s: HiddenRulesState, seat: int, action: TimeOut,
@@ -652,7 +664,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
                  "their own rule" if action.holder == seat else f"{{P{action.holder}}}'s rule")
         events.append(Event(
             "enforce", f"{{P{seat}}} enforces {whose} against {{P{accused}}}'s "
-            f"{_label(s.last.ctx.card)}: “{hint}” — {{P{accused}}} may accept or challenge.",
+            f"{_label(s.last.ctx.card)}: “{typed(hint)}” — {{P{accused}}} may accept or "
+            "challenge.",
             None, {"enforcer": seat, "holder": action.holder, "accused": accused, "hint": hint}))
 
     def _pass(self, s: HiddenRulesState, seat: int, action: Pass, events: list[Event]) -> None:
@@ -686,7 +699,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             if right:
                 result = "right"
                 self._undo(s)
-                text = (f"{{P{accused}}} challenges, and “{extra[0]}” was unnecessary talking: "
+                text = (f"{{P{accused}}} challenges, and “{typed(extra[0])}” was unnecessary "
+                        "talking: "
                         f"{_label(ctx.card)} goes back to the hand and the turn passes.")
             else:
                 result = "wrong"
@@ -767,10 +781,19 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             best = max(s.scores)
             if best >= s.options.target:
                 s.winners = frozenset(p for p in range(s.n) if s.scores[p] == best)
-                # the reason is shown as is (no seat placeholders); the event names the winners
-                target = f"{s.options.target} point{'' if s.options.target == 1 else 's'}"
-                self._finish(s, f"Target of {target} reached.", events,
-                             f"{_seats(s.winners)} reached {target}.")
+                # The reason is shown as is (no seat placeholders); the event names the
+                # winners. The target is checked only when a trick is collected, so the
+                # winning score can be past it (enforcements score too): say both numbers.
+                target, score = _points(s.options.target), _points(best)
+                if best == s.options.target:
+                    reason = f"Target of {target} reached."
+                else:
+                    each = " each" if len(s.winners) > 1 else ""
+                    who = "winners end" if each else "winner ends"
+                    reason = f"Target of {target} passed: the {who} with {score}{each}."
+                verb = "win" if len(s.winners) > 1 else "wins"
+                self._finish(s, reason, events,
+                             f"{_seats(s.winners)} {verb} with {score} (target: {target}).")
                 return
         else:
             events.append(public("trick_discarded", "The trick is discarded."))
@@ -809,8 +832,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
         if s.phase != "over" and s.turns >= s.options.max_turns:
             best = max(s.scores)
             s.winners = frozenset(p for p in range(s.n) if s.scores[p] == best)
-            self._finish(s, f"Safety cap of {s.options.max_turns} turns reached; "
-                         f"highest score wins.", events)
+            self._finish(s, f"The {s.options.max_turns}-turn safety cap was reached: the "
+                         "highest score wins.", events)
 
     def _finish(self, s: HiddenRulesState, reason: str, events: list[Event],
                 said: str = "") -> None:
@@ -926,7 +949,8 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
     def describe(self, state: HiddenRulesState, action: Action) -> str:
         if isinstance(action, Play):
             text = f"Play {action.card}" + (f" as {action.ace_as}" if action.ace_as else "")
-            return text + (f" saying “{action.say}”" if action.say else "")
+            say = clean_say(action.say)
+            return text + (f" saying “{typed(say)}”" if say else "")
         if isinstance(action, Enforce):
             if action.holder == QUIET:
                 return "Enforce unnecessary talking"
@@ -1128,6 +1152,12 @@ def _changes_text(changes: tuple[int, ...]) -> str:
     # the sign is written out: a "+d" format spec cost more than the rest of the text
     parts = [f"{{P{p}}} {'+' if d > 0 else ''}{d}" for p, d in enumerate(changes) if d]
     return ("Points: " + ", ".join(parts) + ".") if parts else ""
+
+
+def _points(count: int) -> str:
+    """`1 point`, `3 points`, `−2 points` (one minus sign, as the board writes it)."""
+    number = f"−{-count}" if count < 0 else str(count)
+    return f"{number} point{'' if abs(count) == 1 else 's'}"
 
 
 def _seats(seats: frozenset[int]) -> str:

@@ -579,9 +579,10 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
             if extra is not None:
                 drawn.append(extra)
         shown = LABELS[first]
+        more = len(drawn) - 1
         events.append(public(
             "predict", f"{{P{seat}}} predicts {said}: {right} of 3 right! Shows {shown} "
-            f"and draws {len(drawn) - 1} more card(s).", seat=seat, prediction=said,
+            f"and draws {more} more card{'' if more == 1 else 's'}.", seat=seat, prediction=said,
             right=right, shown=shown, count=len(drawn)))
         s.hands[seat] = sorted(s.hands[seat] + drawn)
         s.drawn = drawn
@@ -708,13 +709,15 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
                 return
         s.current = current = (s.current + 1) % s.n
         if current == s.first:
-            s.round += 1
             # RULINGS (amended): a final phase that has begun always runs to its end and
             # pays out (it is bounded already), so the round cap only ends a deal before it.
-            if s.round >= s.options.max_rounds and s.final_left < 0:
-                self._finish(s, f"Round cap reached ({s.options.max_rounds} rounds): the deal "
-                             "is scored as it stands.", events)
+            # The deal ends without counting a round that is never played: the last round
+            # shown stays the cap's ("Round 4" of 4), not one past it.
+            if s.round + 1 >= s.options.max_rounds and s.final_left < 0:
+                self._finish(s, f"The {s.options.max_rounds}-round safety cap was reached: "
+                             "the deal is scored as it stands.", events)
                 return
+            s.round += 1
             if s.round == s.options.free_time_rounds:
                 pend = s.pending()
                 events.append(public("free_time_over", "Free time is over: six suits now "

@@ -116,12 +116,13 @@ class SuitTabooOptions(GameOptions):
                              "(players reaching it in the same round all win).")
     wire: bool = Field(False, description="Taboo on the Wire: black aces are bad guys, red aces "
                        "detectives, the joker is McNulty who must name the bad guys.")
-    max_reshuffles: int | None = Field(None, ge=0, le=50, description="Reshuffles of the dump "
-                                       "allowed per round before end mode is forced "
-                                       "(empty = no limit).")
+    max_reshuffles: int | None = Field(None, ge=0, le=50, description="Times a round may "
+                                       "shuffle the dump into a new deck; after that, end mode "
+                                       "starts when the deck runs out (off = no limit).")
     max_turns_per_round: int = Field(400, ge=60, le=2000, description="Safety cap: a round "
                                      "that reaches this many turns ends at once and is scored "
-                                     "as it stands (keeps endless pick/build loops finite).")
+                                     "as it stands (so endless pick-and-build loops can't "
+                                     "stall a game).")
     max_rounds: int = Field(12, ge=3, le=40, description="Safety cap on rounds: after this many "
                             "rounds the match ends and the most round wins take it.")
     ai_level: AiLevel = ai_level_field()
@@ -330,7 +331,8 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             role = s.roles[seat]
             _see(s, role, _bit(seat))
             extra = f" ({wire_role(role)})" if s.options.wire else ""
-            events.append(private(seat, "role", f"Your role this round: {_label(role)}{extra}.",
+            events.append(private(seat, "role", f"Your role for round {s.round_no}: "
+                                  f"{_label(role)}{extra}.",
                                   role=_code(role), wire_role=wire_role(role)
                                   if s.options.wire else None))
         for seat in range(n):
@@ -338,7 +340,7 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
                 card = s.deck.pop()
                 s.hands[seat].append(card)
                 _see(s, card, _bit(seat))
-            events.append(private(seat, "deal", "You were dealt "
+            events.append(private(seat, "deal", f"Your cards for round {s.round_no}: "
                                   f"{', '.join(_labels(s.hands[seat]))}.",
                                   cards=[_code(c) for c in s.hands[seat]]))
         for _ in range(2):
@@ -654,8 +656,9 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             s.dump.append(s.catapult[seat])  # type: ignore[arg-type]
             s.catapult = _replaced(s.catapult, seat, None)
         s.status = _replaced(s.status, seat, "dropped")
-        events.append(public("drop", f"{{P{seat}}} drops out of the round ({count} hand "
-                             "card(s) to the dump).", seat=seat, cards=count))
+        events.append(public("drop", f"{{P{seat}}} drops out of the round "
+                             f"({_plural(count, 'hand card')} to the dump).", seat=seat,
+                             cards=count))
 
     def _remove_from_hand(self, s: SuitTabooState, seat: int, card: Card) -> None:
         s.hands[seat].remove(card)
@@ -700,31 +703,34 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
         s.wins = s.wins[:]  # shared with the state `apply` was given (see clone)
         for seat in winners:
             s.wins[seat] += 1
-        wtext = ", ".join(f"{{P{w}}}" for w in winners) if winners else "nobody"
-        events.append(public("round_end", f"Round {s.round_no} ends ({s.reason}). Winners: "
-                             f"{wtext}.", winners=winners, wins=s.wins[:], reason=s.reason))
+        wtext = _seats(winners) if winners else "nobody"
+        ending = (f"it reached its {s.options.max_turns_per_round}-turn safety cap"
+                  if s.reason == "turn cap" else "everyone is done")
+        events.append(public("round_end", f"Round {s.round_no} ends: {ending}. Round "
+                             f"{'winner' if len(winners) == 1 else 'winners'}: {wtext}.",
+                             winners=winners, wins=s.wins[:], reason=s.reason))
         s.last_round = summary
         need = s.options.wins_needed
         champs = [seat for seat in range(s.n) if s.wins[seat] >= need]
         if champs:
             s.phase = "over"
             s.winners = champs
-            # no seat placeholders: the bot shows this reason as is, next to the standings
-            who = "a player" if len(champs) == 1 else f"{len(champs)} players"
-            s.reason = f"{who} reached {need} round wins after {s.round_no} rounds"
+            # the winners by seat placeholder: every place showing a reason renders names
+            s.reason = (f"{_seats(champs)} reached {need} round wins after "
+                        f"{_plural(s.round_no, 'round')}")
             if summary["reason"] == "turn cap":
-                s.reason += " (the last round was ended by the turn cap)"
+                s.reason += (f"; the last round stopped at its "
+                             f"{s.options.max_turns_per_round}-turn safety cap")
         elif s.round_no >= s.options.max_rounds:
             s.phase = "over"
             best = max(s.wins)
             s.winners = [seat for seat in range(s.n) if best > 0 and s.wins[seat] == best]
-            s.reason = (f"safety cap: {s.options.max_rounds} rounds played without anyone "
-                        f"reaching {need} wins; the most round wins take the match")
+            most = (f"the most round wins take the match ({_seats(s.winners)})" if s.winners
+                    else "nobody won a round, so nobody wins")
+            s.reason = (f"The {s.options.max_rounds}-round safety cap was reached without "
+                        f"anyone winning {need} rounds: {most}")
         if s.phase == "over":
-            wtext = ", ".join(f"{{P{w}}}" for w in s.winners)
-            won = (f"Winner: {wtext}" if len(s.winners) == 1 else f"Winners: {wtext}"
-                   if s.winners else "Nobody wins")
-            events.append(public("match_end", f"The match is over. {won} — {s.reason}.",
+            events.append(public("match_end", f"The match is over. {s.reason}.",
                                  winners=s.winners, wins=s.wins[:]))
             return
         s.dealer = (s.dealer + 1) % s.n
@@ -886,6 +892,7 @@ class SuitTabooEngine(Engine[SuitTabooState, Action]):
             "turn": s.current if s.phase == "play" else None,
             "to_act": to_act,
             "turns_this_round": s.turns,
+            "max_turns_per_round": s.options.max_turns_per_round,
             "end_mode": s.end_mode,
             "deck": len(s.deck),
             "dump": len(s.dump),
@@ -1071,6 +1078,12 @@ _PLAY_CHECKS: dict[type, Callable[[SuitTabooState, int, Any], bool]] = {
     Pick: _pick_is_legal, Build: _build_is_legal, Cast: _cast_is_legal, DropOut: _drop_is_legal}
 
 
+def _seats(seats: list[int]) -> str:
+    """`{P0}`, `{P0} and {P2}`, `{P0}, {P1} and {P3}`."""
+    names = [f"{{P{p}}}" for p in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def _plural(count: int, word: str, plural: str | None = None) -> str:
     return f"{count} {word if count == 1 else plural or word + 's'}"
 
@@ -1164,7 +1177,7 @@ def score_round(s: SuitTabooState) -> dict:
         extra = f", {ln['wire_role']}" if wire else ""
         doubts = ", ".join(ln["doubts"]) or "none"
         ln["text"] = (f"{{P{p}}} was {ln['role']}{extra}. Doubts: {doubts}. "
-                      f"{'Wins' if won else 'Loses'}: {ln['why']}.")
+                      f"{'Wins' if won else 'Loses'} ({verdict}): {why}.")
         if won:
             winners.append(p)
     return {"round": s.round_no, "reason": s.reason, "players": lines,

@@ -335,12 +335,15 @@ class SuspenseEngine(Engine[SuspenseState, Action]):
             match=s.match_no, dealer=s.dealer))
         for seat in range(n):
             cards = _LABELS_OF[s.hands[seat]]
-            events.append(Event("hand", "Your hand: " + " ".join(cards), _ONLY[seat],
-                                {"cards": list(cards)}))
+            # Named by match: the move that ends a match is confirmed together with this
+            # next deal, which must not read as the hand the move was made from.
+            events.append(Event("hand", f"Your hand for match {s.match_no}: " + " ".join(cards),
+                                _ONLY[seat], {"cards": list(cards), "match": s.match_no}))
         label = CARD_LABELS[s.secret]
         events.append(private(s.dealer, "secret_card",
-                              f"The secret card is {label}: {CONDITIONS[label]}.",
-                              card=label, condition=CONDITIONS[label]))
+                              f"The secret card of match {s.match_no} is {label}: "
+                              f"{CONDITIONS[label]}.",
+                              card=label, condition=CONDITIONS[label], match=s.match_no))
 
     # ---- queries -------------------------------------------------------------------------
     def to_act(self, state: SuspenseState) -> frozenset[int]:
@@ -496,8 +499,8 @@ class SuspenseEngine(Engine[SuspenseState, Action]):
             s.over = True
             top = max(s.scores)
             s.winners = sum(1 << seat for seat in range(n) if s.scores[seat] == top)
-            s.end_reason = (f"match cap of {s.options.max_matches} matches reached; "
-                            f"highest score wins")
+            s.end_reason = (f"The {s.options.max_matches}-match safety cap was reached: the "
+                            "highest score wins")
         if s.over:
             win = " and ".join(f"{{P{seat}}}" for seat in range(n) if s.winners >> seat & 1)
             events.append(public("game_over", f"Game over: {s.end_reason}. Winner: {win}.",

@@ -449,22 +449,26 @@ def clearing_values(row_vals: list[int]) -> set[int]:
     return out
 
 
-def vals_text(values: tuple[int, ...] | list[int]) -> str:
-    return ",".join(str(x) for x in values)
-
-
-def take_text(v: int, single: bool, group: tuple[int, ...] | list[int]) -> str:
-    """"7 takes 7 + (3,4)" for a card of value `v` (see TabooEngine.capture_text)."""
-    parts = []
-    if single:
-        parts.append(str(v))
+def typed_take(single: bool, group: tuple[int, ...] | list[int], v: int) -> str:
+    """What a capture takes in the form `/taboo play take:` reads: "7 + (3,4)", "(3,4)" or
+    "7" (the values a suggestion sends; players see `capture_words` instead)."""
+    parts = [str(v)] if single else []
     if group:
-        parts.append(f"({vals_text(group[::-1])})")  # low to high: "(3,4)"
-    return f"{v} takes {' + '.join(parts)}"
+        parts.append("(" + ",".join(str(x) for x in group[::-1]) + ")")  # low to high
+    return " + ".join(parts)
 
 
-# A listed capture's fields are hashable and its text depends on them only: build it once.
-_listed_take_text = functools.cache(take_text)
+def capture_words(card: str, single: str | None, group: list[str] | tuple[str, ...],
+                  *, clears: bool = False) -> str:
+    """A capture as a player would say it: "9♥ captures 2♣ + 7♦", "7♠ captures 7♥ and
+    3♣ + 4♦" (the card of the same value, then the group adding up to it, low to high),
+    with " (clears the row)" when it scores. The one wording for captures everywhere: the
+    confirmation, the board's recent lines, the panel, the history and the suggestions."""
+    taken = " + ".join(group)
+    if single is not None:
+        taken = f"{single} and {taken}" if taken else single
+    text = f"{card} captures {taken}"
+    return text + " (clears the row)" if clears else text
 
 
 _VALUE_WORDS = {"A": 1, "J": 0, "Q": 11, "K": 12, "JOKER": 0,
@@ -472,13 +476,14 @@ _VALUE_WORDS = {"A": 1, "J": 0, "Q": 11, "K": 12, "JOKER": 0,
 
 
 def _parse_take(text: str, v: int) -> tuple[bool, tuple[int, ...]]:
-    """Read "7 + (3,4)", "(3,4)", "7", "7+3+4" or "3 4" as (single, group) for value `v`."""
+    """Read "7 + (3,4)", "(3,4)", "7", "7+3+4", "3 4" or the cards as a capture reads
+    ("7♥ and 3♣ + 4♦") as (single, group) for value `v`."""
     inside = re.findall(r"\(([^)]*)\)", text)
     outside = re.sub(r"\([^)]*\)", " ", text)
 
     def numbers(chunk: str) -> list[int]:
         out = []
-        for token in re.split(r"[\s,+&]+", chunk.strip()):
+        for token in re.split(r"(?:[\s,+&]|\band\b)+", chunk.strip(), flags=re.I):
             if not token:
                 continue
             key = token.upper().rstrip("♠♥♦♣SHDC") or token.upper()
@@ -752,24 +757,21 @@ class TabooEngine(Engine[TabooState, Action]):
         names = labels_of(pile)
         self._show(s, names)
         pile_codes = codes_of(pile)
-        text = _listed_take_text(v, action.single, action.group)
-        parts = names[1:1 + len(single_idx)]
-        if group_idx:
-            parts.append(f"({','.join(names[1 + len(single_idx):])})")
-        labels = " + ".join(parts)
+        words = capture_words(names[0], names[1] if single_idx else None,
+                              names[1 + len(single_idx):])
         if not s.row:
             points = s.points[:]
             points[seat] = [*points[seat], *pile]
             s.points = points
             gained = v + sum(action.group) + (v if action.single else 0)  # the pile's values
-            events.append(Event("capture", f"{{P{seat}}} plays {names[0]}: {text} ({labels}) "
-                                f"and clears the row: +{gained} points.", None,
+            events.append(Event("capture", f"{{P{seat}}}'s {words}, clearing the row: "
+                                f"+{gained} points.", None,
                                 {"seat": seat, "card": pile_codes[0], "taken": pile_codes[1:],
                                  "cleared": True, "points": gained}))
         else:
             s.discard = [*s.discard, *pile]
-            events.append(Event("capture", f"{{P{seat}}} plays {names[0]}: {text} ({labels}); "
-                                "the cards go to the discard pile.", None,
+            events.append(Event("capture", f"{{P{seat}}}'s {words}; the cards go to the "
+                                "discard pile.", None,
                                 {"seat": seat, "card": pile_codes[0], "taken": pile_codes[1:],
                                  "cleared": False, "points": 0}))
 
@@ -781,7 +783,8 @@ class TabooEngine(Engine[TabooState, Action]):
         s.discard = [*s.discard, *swept, jack]
         s.row = []
         self._show(s, [lab(jack)])
-        events.append(public("jack", f"{{P{seat}}} plays {lab(jack)}: the row ({len(swept)} cards) "
+        swept_text = "1 card" if len(swept) == 1 else f"{len(swept)} cards"
+        events.append(public("jack", f"{{P{seat}}} plays {lab(jack)}: the row ({swept_text}) "
                              "goes to the discard pile.", seat=seat, card=code(jack),
                              swept=codes_of(swept)))
 
@@ -871,7 +874,7 @@ class TabooEngine(Engine[TabooState, Action]):
         s.turns += 1
         if s.turns >= s.options.max_turns:
             s.capped = True
-            self._finish(s, events, f"The turn limit ({s.options.max_turns}) was reached.")
+            self._finish(s, events, f"The {s.options.max_turns}-turn safety cap was reached.")
             return
         s.current = (seat + 1) % s.n
         s.phase = TURN if s.row else EMPTY
@@ -902,23 +905,35 @@ class TabooEngine(Engine[TabooState, Action]):
         best = max(scores.values())
         winners = frozenset(k for k, v in scores.items() if v == best)
         if state.capped:
-            reason = (f"The turn limit ({state.options.max_turns}) was reached; "
-                      "scored as it stood.")
+            reason = (f"The {state.options.max_turns}-turn safety cap was reached: scored "
+                      "as it stood.")
+        elif state.finisher is not None and state.finisher >= 0:
+            reason = f"{{P{state.finisher}}} played their last card."
         else:
-            # seat-free: the framework shows and stores the reason as is (no {P} names)
             reason = "A player played their last card."
         return Outcome(scores, winners, reason)
 
     # ---- text ---------------------------------------------------------------------------
     @staticmethod
-    def capture_text(action: Capture) -> str:
-        """"7 takes 7 + (3,4)": the style of the /taboo play command."""
-        return take_text(VALUE[action.card.rank], action.single, action.group)
+    def capture_text(state: TabooState, action: Capture) -> str:
+        """"9♥ captures 2♣ + 7♦ (clears the row)": `capture_words` for the face-up cards this
+        capture takes from the row as it is (values only if the row does not hold them)."""
+        card = action.card
+        v = VALUE[card.rank]
+        try:
+            single_idx, group_idx = resolve_capture(state.row, v, action.single, action.group)
+        except IllegalActionError:
+            group = [str(x) for x in action.group[::-1]]
+            return capture_words(str(card), str(v) if action.single else None, group)
+        row = state.row
+        clears = len(single_idx) + len(group_idx) == len(row)
+        return capture_words(str(card), str(row[single_idx[0]]) if single_idx else None,
+                             [str(row[i]) for i in reversed(group_idx)], clears=clears)
 
     def describe(self, state: TabooState, action: Action) -> str:
         kind = getattr(action, "kind", None)
         if kind == "capture":
-            return self.capture_text(action)  # type: ignore[arg-type]
+            return self.capture_text(state, action)  # type: ignore[arg-type]
         if kind == "jack":
             return "Jack: clear the row to the discard pile"
         if kind == "joker":
@@ -933,22 +948,7 @@ class TabooEngine(Engine[TabooState, Action]):
         kind = action.kind
         if kind == "capture":
             cap: Capture = action  # type: ignore[assignment]
-            try:
-                single_idx, group_idx = resolve_capture(state.row, VALUE[cap.card.rank],
-                                                        cap.single, cap.group)
-            except IllegalActionError:
-                return ("Capture", str(cap.card), self.capture_text(cap))
-            parts = []
-            if single_idx:
-                parts.append(str(state.row[single_idx[0]]))
-            if group_idx:
-                parts.append("(" + ",".join(str(state.row[i]) for i in reversed(group_idx)) + ")")
-            label = "takes " + " + ".join(parts)
-            if len(single_idx) + len(group_idx) == len(state.row):
-                label += " (clears the row)"
-            if len(label) > 80:
-                label = label[:77] + "..."
-            return ("Capture", str(cap.card), label)
+            return ("Capture", str(cap.card), self.capture_text(state, cap))
         if kind == "place":
             return ("Place", str(action.card))  # type: ignore[union-attr]
         if kind == "jack":

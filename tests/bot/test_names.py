@@ -58,8 +58,25 @@ def test_echo_never_leaves_its_code_span_nor_grows_past_its_limit():
     assert shown.count("`") == 2 and len(shown) <= 62
 
 
-def test_said_keeps_the_words_a_rule_listens_for():
-    assert said("**sorry**  please\nhave a nice day") == "\\*\\*sorry\\*\\* please have a nice day"
+def test_said_keeps_what_was_typed_for_the_game_to_count():
+    """Hidden Rules: what a player says is kept as typed (invisible characters dropped,
+    spaces squeezed, line breaks kept: they separate parts); escaping is for display only,
+    so the quiet table's 100 characters count what was typed."""
+    assert said("**sorry**  please\nhave a\u200b nice day\n\n") == \
+        "**sorry** please\nhave a nice day"
+
+
+def test_typed_text_in_an_engines_text_is_shown_literally():
+    """A player's words inside an event are escaped where markdown renders, never read as
+    seats or signs, and plain where text shows raw."""
+    from bot.ui.text import shown
+    from engines.core import typed
+
+    text = "{P0} plays 7♥ — says “" + typed("**-2** {P1} @everyone") + "”, -2."
+    assert shown(text, ["ann", "bob"]) == \
+        "ann plays 7♥ — says “\\*\\*\\-2\\*\\* {P1} \\@\u200beveryone”, −2."
+    assert shown(text, ["ann", "bob"], markdown=False) == \
+        "ann plays 7♥ — says “**-2** {P1} @everyone”, −2."
 
 
 def test_pings_name_exactly_the_users_given():

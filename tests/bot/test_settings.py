@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import typing
 from pathlib import Path
 
 import pytest
@@ -126,8 +127,75 @@ def test_resolve_options_validates_with_the_games_model():
     assert options.points_target == 8 and table.turn_seconds == 30
     with pytest.raises(OptionsError, match="points_target"):
         resolve_options(Fake(), {"points_target": 99})
-    with pytest.raises(OptionsError, match="Unknown"):
+    with pytest.raises(OptionsError, match="`colour` isn't an option of Fake"):
         resolve_options(Fake(), {"colour": "red"})
+
+
+_PYDANTIC_WORDS = ("Input should", "Value error", "greater than", "less than", "valid integer",
+                   "valid boolean", "literal_error", "Invalid option", "option(s)")
+
+
+def _wrong_values(field) -> list[tuple[object, str]]:
+    """For one option: values a host could type or a stale store could hold, each with the
+    words the refusal must contain."""
+    from bot.tables.settings import _bounds, _kinds
+
+    kinds, _nullable = _kinds(field.annotation)
+    if typing.get_origin(field.annotation) is typing.Literal:
+        return [("expert", "one of `easy`, `normal`, `hard`"), (3, "one of")]
+    if bool in kinds:
+        return [("maybe", "on` or `off"), (2, "on` or `off")]
+    low, high = _bounds(field)
+    out: list[tuple[object, str]] = [("lots", f"from {low} to {high}")]
+    out.append((str(low - 1), f"and {low - 1} is too low".replace("-", "−")))
+    out.append((str(high + 1), f"from {low} to {high}"))
+    out.append((high + 1, "too high"))  # a stored value
+    return out
+
+
+@pytest.mark.parametrize("game", ["suspense", "suit_taboo", "hidden_rules", "taboo",
+                                  "six_suit"])
+def test_every_option_error_is_a_plain_sentence_naming_the_option_and_its_range(game):
+    """Option errors read as pydantic wrote them ("Input should be greater than or equal to
+    20"). Every option of every game (and every table setting), typed or stored wrong, is
+    refused with a sentence naming the option and what it takes: "`max_rounds` takes a
+    whole number from 3 to 500, and 2 is too low." """
+    from bot.tables.settings import option_fields
+    from engines import ENGINES
+
+    engine = ENGINES[game]
+    for key, field in option_fields(engine).items():
+        for value, words in _wrong_values(field):
+            with pytest.raises(OptionsError) as caught:
+                resolve_options(engine, {key: value})
+            text = str(caught.value)
+            assert text.startswith(f"`{key}` ") and words in text, (key, value, text)
+            assert not any(w in text for w in _PYDANTIC_WORDS), text
+            assert len(text) < 300
+
+
+def test_empty_and_huge_numbers_are_refused_for_what_they_are():
+    """`max_turns=` read "*(nothing)* isn't a whole number" and a 12-digit number "isn't a
+    whole number"; they are missing and far too high."""
+    from engines import ENGINES
+
+    for raw, words in (("", "but no value was given"),
+                       ("999999999999", "`999999999999` is far too high"),
+                       ("-99999999999", "is far too low")):
+        with pytest.raises(OptionsError, match=words):
+            resolve_options(ENGINES["taboo"], {"turn_seconds": raw})
+
+
+def test_server_setting_errors_are_plain_sentences_too():
+    from bot.tables.settings import resolve_server
+
+    with pytest.raises(OptionsError) as caught:
+        resolve_server({}, lobby_idle_minutes="0")
+    assert str(caught.value) == ("`lobby_idle_minutes` takes a whole number from 1 to 10080, "
+                                 "and 0 is too low.")
+    with pytest.raises(OptionsError) as caught:
+        resolve_server({}, pictures="2")
+    assert "`pictures` is either on or off" in str(caught.value)
 
 
 def test_arrange_teams_seats_teams_alternately_and_honours_choices():

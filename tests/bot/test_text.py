@@ -120,3 +120,16 @@ def test_escaped_characters_are_literal_not_markdown():
     assert plain(r"Remove \*star\* now", 100) == "Remove *star* now"
     assert balanced(r"a \*b") and balanced(r"\_x")
     assert clip(r"a \*b c d e f g h", 8) == r"a \*b c…"
+
+
+def test_cap_note_counts_the_turn_under_way():
+    """The safety cap's warning counts the turn or round being played: "1 round left" while
+    playing the capped round read as if one more came after it, and Taboo (which passed the
+    current turn's number) said "0 turns left" during its last turn."""
+    from bot.ui.text import cap_note
+
+    assert cap_note(10, 60, "round") is None  # far away
+    assert cap_note(57, 60, "round") == ("⚠️ 3 rounds left before the safety cap, this one "
+                                         "included")
+    assert cap_note(59, 60, "round") == "⚠️ Last round before the safety cap"
+    assert cap_note(60, 60, "round") is None  # passed: nothing ahead to warn about

@@ -38,3 +38,36 @@ def test_suit_taboo_tally_agrees_with_one_shield():
     assert ones, seen
     assert all(s.startswith("1 shield cancels ") for s in ones), ones
     assert all(" shields cancel " in s for s in seen if not s.startswith("1 shield ")), seen
+
+
+def test_taboo_hand_says_what_a_drawn_card_can_do():
+    """A drawn joker read "use it at once (capture with it, or play it if it is a jack or a
+    joker)" and the hand showed "🃏Joker(joker)". The hint names what that card does, and a
+    joker is not labelled twice."""
+    from cogs.taboo.cog import TabooUI
+    from engines.cards import Card
+    from engines.taboo.rules import USE
+
+    engine = ENGINES["taboo"]
+    seen: dict[str, str] = {}
+    for seed in range(60):
+        state = engine.new_game(3, seed)
+        rng = random.Random(seed)
+        for _ in range(200):
+            if engine.outcome(state) is not None:
+                break
+            seat = min(engine.to_act(state))
+            view = engine.view(state, seat)
+            text = _text(TabooUI().render_private(view, ["Ann", "Bob", "Cat"], seat))
+            assert "Joker`(joker)" not in text and "if it is a jack or a joker" not in text
+            if view["phase"] == USE and view.get("drawn"):
+                rank = Card.parse(view["drawn"]).rank
+                kind = "joker" if rank == 0 else "jack" if rank == 11 else "number"
+                seen[kind] = next(line for line in text.splitlines()
+                                  if line.startswith(f"`{view['drawn']}`:"))
+            state = engine.apply(state, seat, rng.choice(list(engine.legal_actions(state, seat)))
+                                 ).state
+        if len(seen) == 3:
+            break
+    assert "everyone else draws" in seen["joker"] and "clears the row" in seen["jack"]
+    assert "capture with it at once, or place any hand card face up" in seen["number"]

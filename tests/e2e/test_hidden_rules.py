@@ -13,6 +13,7 @@ import random
 
 import pytest
 
+from bot.ui.names import escape_markdown
 from engines.hidden_rules.decks import ACTIONS, TRIGGERS, broken
 from engines.hidden_rules.rules import Play
 from tests.e2e import screens
@@ -493,3 +494,33 @@ def test_board_fits_discord_limits_with_five_players_and_long_texts():
     private = ui.render_private(engine.view(state, 0), names, 0)
     assert len(private) <= 6000 and "Your secret rule" in private.fields[0].name
 
+
+
+async def test_the_quiet_table_counts_what_was_typed_and_escapes_it_only_for_display(
+        fake, world, bots, bot):
+    """RULINGS, unnecessary talking: "at most 3 parts, 100 characters". What a player said
+    was markdown-escaped BEFORE the check, so an 88-character line full of `*`, `_` and `-`
+    became 100+ and was refused. Now 100 typed characters pass, the game keeps them as typed,
+    and the board and history show them escaped (no bold, no mention); 101 are refused with
+    the count."""
+    d = driver(fake, world, bots)
+    await d.open(world.alice, [world.bob], options="turn_seconds=0 target=6 max_turns=60")
+    for user in (world.alice, world.bob):
+        await keep_by_slash(fake, world, user)
+    users = {world.alice.id: world.alice, world.bob.id: world.bob}
+    player = users[d.table.seats[public_view(d)["to_play"]]["user_id"]]
+    words = "**no-one** __hears__ *this*-@everyone-"
+    typed = (words * 3)[:100]
+    assert len(typed) == 100 and len(escape_markdown(typed)) > 100
+    too_long = typed + "x"
+    refusal = await d.refused(player, "play", {"card": (await fake.autocomplete(
+        player, f"{CMD} play", focused="card", channel=world.channel))[0]["value"],
+        "say": too_long}, says="101 characters")
+    assert "100 characters" in refusal
+    await play_by_slash(fake, world, d, player, say=typed)
+    said = public_view(d)["trick"]["cards"][-1]["say"]
+    assert said == typed  # kept as typed: the rules check these very characters
+    board = await channel_text_with(fake, world, "“\\*\\*no\\-one\\*\\*")
+    assert "**no-one**" not in board and "@everyone" not in board
+    history = await d.history(player)
+    assert "\\*\\*no\\-one\\*\\*" in history and "@everyone" not in history

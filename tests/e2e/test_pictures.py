@@ -51,8 +51,8 @@ async def test_board_and_hands_come_as_pictures(fake, world, bots, bot, game):
     table = d.table
     seat, other = table.seat_of(world.alice.id), table.seat_of(world.bob.id)
     ui = table.ui
-    mine = ui.hand_picture(engine.view(table.state, seat), table.names, seat)
-    theirs = ui.hand_picture(engine.view(table.state, other), table.names, other)
+    mine = ui.hand_picture(engine.view(table.state, seat), table.plain_names, seat)
+    theirs = ui.hand_picture(engine.view(table.state, other), table.plain_names, other)
     assert fake.upload_data(shown) == mine.data != theirs.data
     # a move: the board (edited or posted anew) carries one new picture, never two
     seat_to_move = await d.next_human()
@@ -62,7 +62,7 @@ async def test_board_and_hands_come_as_pictures(fake, world, bots, bot, game):
     assert now["id"] != first["id"]
     if d.table is not None:  # the board's picture is the public view's, byte for byte
         table = d.table
-        public = ui.board_picture(engine.view(table.state, None), table.names)
+        public = ui.board_picture(engine.view(table.state, None), table.plain_names)
         assert fake.upload_data(now) == public.data
     for user in (world.alice, world.bob):  # a DM edited in place keeps one picture only
         for message in fake.dms(user):
@@ -86,3 +86,19 @@ async def test_board_and_hands_come_as_pictures(fake, world, bots, bot, game):
     answer = await d.click(world.alice, board, "My hand")
     only_picture(answer.message)
     d.assert_no_leaks()
+
+
+async def test_alt_text_names_players_plainly_for_screen_readers(fake, world, bots, bot):
+    """Alt text read `\\*\\*bold\\*\\* \\@​everyone` and `\\[nitro\\]\\(https\\:…`: the markdown
+    escapes of message text, which a screen reader reads aloud. An attachment's description
+    is not markdown (nor can it ping), so it names players in the plain form: invisible
+    characters stripped and length bounded, nothing escaped."""
+    world.alice.name = "**bold** @everyone\u200b"
+    world.bob.name = "[nitro](https://evil.example)"
+    d = TableDriver(fake, world, bots, "taboo")
+    await d.open(world.alice, [world.bob])
+    alt = only_picture(d.board())["description"]
+    assert "**bold** @everyone" in alt and "[nitro](https://evil.example)" in alt
+    assert "\\" not in alt and "\u200b" not in alt
+    answer = await d.click(world.bob, d.board(), "My hand")
+    assert "\\" not in only_picture(answer.message)["description"]

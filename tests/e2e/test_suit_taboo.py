@@ -30,7 +30,7 @@ async def test_four_seats_humans_and_ai_play_a_whole_game_through_the_panel(fake
         dms = fake.dms(user)
         assert dms and "Your role this round" in dms[0].text
     board = d.board()
-    assert "History lines" in board.text and "Open cards" in board.text
+    assert "Players · 🏹 catapult" in board.text and "Open cards" in board.text
     d.assert_no_leaks()
     moves = await d.play_to_end()
     assert moves > 0

@@ -374,3 +374,50 @@ async def test_a_rate_limited_or_failing_dm_is_retried_not_called_closed(fake, w
     assert fake.dms(world.bob) and "Your Suspense hand" in fake.dms(world.bob)[0].text
     texts = "\n".join(m.text for m in fake.channel_messages(world.channel))
     assert "can't send you direct messages" not in texts
+
+
+async def test_a_fold_that_ends_the_match_labels_the_next_deal(fake, world, bots, bot):
+    """After a fold that ended the match, the folder's confirmation showed the NEXT match's
+    hand as "🤫 Your hand: …", as if it were the hand just folded. The next deal now says
+    which match it is for; the confirmation holds the folder's own new hand and, only for
+    the new dealer, the secret card — never another player's cards."""
+    d = driver(fake, world, bots)
+    await d.open(world.alice, [world.bob], options="points_target=6")
+    users = {world.alice.id: world.alice, world.bob.id: world.bob}
+    engine = d.table.engine
+    for _ in range(60):
+        table = d.table
+        [seat] = engine.waiting_for(table.state)
+        user = users[table.seats[seat]["user_id"]]
+        legal = list(engine.legal_actions(table.state, seat))
+
+        def ends_match(action, state=table.state, seat=seat):
+            events = engine.apply(state, seat, action).events
+            return any(e.kind == "match_start" for e in events)
+
+        fold = next((a for a in legal if a.kind == "fold" and ends_match(a)), None)
+        if fold is not None:
+            match = table.state.match_no
+            result = await fake.slash(user, "suspense fold", channel=world.channel)
+            await fake.settle()
+            state = d.table.state
+            lines = result.text.splitlines()
+            assert lines[0] == "✅ Fold", result.text
+            mine = " ".join(engine.view(state, seat)["you"]["hand"])
+            assert f"🤫 Your hand for match {match + 1}: {mine}" in lines, result.text
+            assert not any(line.startswith("🤫 Your hand: ") for line in lines)
+            other = " ".join(engine.view(state, 1 - seat)["you"]["hand"])
+            assert other not in result.text
+            secret = any("secret card of match" in line for line in lines)
+            assert secret == (state.dealer == seat), result.text
+            d.assert_no_leaks()
+            return
+        # otherwise move on without ending the match: a pass or a play that keeps it going
+        keep = [a for a in legal if not ends_match(a)] or legal
+        action = next((a for a in keep if a.kind == "pass"), keep[0])
+        value = f"{table.version}.{legal.index(action)}"
+        result = await fake.slash(user, "suspense move", {"action": value},
+                                  channel=world.channel)
+        assert "✅" in result.text, result.text
+        await fake.settle()
+    raise AssertionError("no fold ever ended a match")

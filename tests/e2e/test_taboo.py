@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from cogs.taboo.cog import take_text
 from engines.cards import Card
 from engines.taboo.rules import EMPTY, PLACE, USE, Capture, Draw, Jack, Joker, Place
 from tests.e2e import screens
@@ -213,8 +214,8 @@ async def test_every_command_with_suggestions_in_scripted_moments(fake, world, b
         caps = [a for a in moves if isinstance(a, Capture)]
         assert [d.action_at(seat, c["value"]) for c in play_choices] == caps[:25]
         for choice, action in zip(play_choices, caps[:25], strict=True):
-            assert choice["name"] == (f"{action.card}: "
-                                      f"{d.table.engine.capture_text(action)}")[:100]
+            assert choice["name"] == d.table.engine.capture_text(state, action)[:100]
+            assert " captures " in choice["name"] and "takes" not in choice["name"]
         place_choices = await fake.autocomplete(user, "taboo place", focused="card",
                                                 channel=world.channel)
         assert [d.action_at(seat, c["value"]) for c in place_choices] == \
@@ -232,16 +233,15 @@ async def test_every_command_with_suggestions_in_scripted_moments(fake, world, b
                 assert any("everyone else draws" in line for line in d.table.meta["log"][-8:])
             used.add("joker")
         elif caps and "play" not in used:
-            before = d.table.engine.capture_text(caps[0])
+            before = d.table.engine.capture_text(state, caps[0])
             # take: suggestions follow the picked card: what that card can take
             takes = await fake.autocomplete(user, "taboo play",
                                             {"card": play_choices[0]["value"]},
                                             focused="take", channel=world.channel)
             assert [t["value"] for t in takes] == list(dict.fromkeys(
-                d.table.engine.capture_text(a).split(" takes ")[1]
-                for a in caps if a.card == caps[0].card))
-            assert all(t["name"].startswith(f"{t['value']} — {caps[0].card} takes ")
-                       for t in takes)
+                take_text(a) for a in caps if a.card == caps[0].card))
+            assert [t["name"] for t in takes] == list(dict.fromkeys(
+                d.table.engine.capture_text(state, a) for a in caps if a.card == caps[0].card))
             text = await done(fake, d, user, "play", {"card": play_choices[0]["value"]})
             assert before in text
             used.add("play")
@@ -251,12 +251,11 @@ async def test_every_command_with_suggestions_in_scripted_moments(fake, world, b
             takes = await fake.autocomplete(user, "taboo play", {"card": card.code},
                                             focused="take", channel=world.channel)
             mine = [a for a in caps if a.card == card]
-            assert [t["value"] for t in takes] == \
-                list(dict.fromkeys(d.table.engine.capture_text(a).split(" takes ")[1]
-                                   for a in mine))
-            pick = takes[-1]["value"]
-            text = await done(fake, d, user, "play", {"card": card.code, "take": pick})
-            assert text.endswith(f"takes {pick}"), text
+            assert [t["value"] for t in takes] == list(dict.fromkeys(take_text(a)
+                                                                     for a in mine))
+            pick = takes[-1]
+            text = await done(fake, d, user, "play", {"card": card.code, "take": pick["value"]})
+            assert text.endswith(pick["name"]), text
             used.add("play_take")
         elif Draw in kinds:
             await done(fake, d, user, "draw")

@@ -14,7 +14,7 @@ import pytest
 
 from engines import ENGINES
 from engines.cards import Card, make_deck, parse_cards
-from engines.core import IllegalActionError, NotYourTurnError
+from engines.core import IllegalActionError, NotYourTurnError, render_seats, typed
 from engines.hidden_rules.ai import Beliefs
 from engines.hidden_rules.decks import ACTIONS, TRIGGERS
 from engines.hidden_rules.rules import (
@@ -461,7 +461,9 @@ def test_menu_paths_and_describe():
     path = ENGINE.menu_path(fresh, ENGINE.legal_actions(fresh, 0)[0])
     assert path[0] == "Keep a rule" and path[1].startswith("T") and path[2].startswith("A")
     assert all(len(label) <= 80 for label in path)
-    assert ENGINE.describe(s, Play(C("Ah"), 1, say="sorry")) == "Play A♥ as 1 saying “sorry”"
+    described = ENGINE.describe(s, Play(C("Ah"), 1, say="sorry"))
+    assert render_seats(described, []) == "Play A♥ as 1 saying “sorry”"
+    assert described == f"Play A♥ as 1 saying “{typed('sorry')}”"  # shown literally
 
 
 def test_garbage_actions_are_rejected():
@@ -570,7 +572,7 @@ def test_a_play_line_is_a_sentence_like_every_other_history_line():
     s = scripted(["2c 3c", "6h 4d", "5s 8d"], [SPADE_YAWP, HEART_PLEASE, ACE_SORRY], turned="10c")
     s, events = act(s, 1, Play(C("6h"), say="please"))
     [play] = [e for e in events if e.kind == "play"]
-    assert play.text.endswith("(total 16) — says “please”.")
+    assert render_seats(play.text, []).endswith("(total 16) — says “please”.")
     _, events = act(s, 2, Play(C("5s")))
     [play] = [e for e in events if e.kind == "play"]
     assert play.text.endswith("(total 21).")

@@ -139,6 +139,13 @@ def test_quiet_table_limits_what_is_said():
     with pytest.raises(IllegalActionError):
         ENGINE.apply(s, 1, Play(C("7h"), say="a\nb\nc\nd"))
     ENGINE.apply(s, 1, Play(C("7h"), say="please, please, please"))
+    # counted as typed: 100 characters pass whatever they are, a line break counts one
+    # (the text keeps it as " / "), and markdown is never escaped before the count
+    ENGINE.apply(s, 1, Play(C("7h"), say="*_-" * 33 + "x"))
+    kept = ENGINE.apply(s, 1, Play(C("7h"), say="x" * 49 + "\n" + "y" * 50)).state
+    assert kept.trick[-1][3] == "x" * 49 + " / " + "y" * 50
+    with pytest.raises(IllegalActionError, match="101 characters"):
+        ENGINE.apply(s, 1, Play(C("7h"), say="x" * 50 + "\n" + "y" * 50))
 
 
 def test_quiet_table_option_off():
@@ -172,3 +179,19 @@ def test_a_target_of_one_point_reads_in_the_singular():
     s, events = act(s, 1, StartTrick())
     text = " ".join(e.text for e in events) + ENGINE.outcome(s).reason
     assert "1 point" in text and "1 points" not in text
+
+
+def test_a_win_past_the_target_says_the_winning_score():
+    """RULINGS: "The first player with ≥ 3 points when a trick is collected wins" — the
+    check waits for a collection, so the winner can be past the target (enforcements score
+    too). A winner on 3 points with a 1-point target read "Target of 1 point reached"; the
+    reason and the game-over line now say the winning score as well."""
+    s = scripted(["2c 4d", "Ah 3c"], [SPADE_YAWP, HEART_PLEASE], turned="Tc", target=1,
+                 quiet_table=False, scores=[0, 2])
+    s = act(s, 1, Play(C("Ah"), 11))[0]  # 10 + 11 = 21: seat 1 takes the trick
+    s = act(s, 0, Pass())[0]
+    s, events = act(s, 1, StartTrick())
+    assert s.scores == [0, 3]
+    assert ENGINE.outcome(s).reason == "Target of 1 point passed: the winner ends with 3 points."
+    over = next(e for e in events if e.kind == "game_over")
+    assert over.text == "Game over: {P1} wins with 3 points (target: 1 point)."

@@ -653,6 +653,22 @@ def test_round_cap_scores_as_it_stands():
         E.apply(s, 0, Predict(0, 0, 0))
 
 
+def test_round_cap_ends_on_the_caps_last_round_not_one_past_it():
+    """Ruling: "Option max_rounds ... ends a deal that has not finished". With a 4-round cap
+    the last round played is round 4, so the finished deal's view (and every turn event)
+    says round 4 at most; it used to read "Round 5", a round that was never played."""
+    s = E.new_game(3, 5, {"max_rounds": 4, "free_time_rounds": 1})
+    rounds_seen = set()
+    while E.outcome(s) is None:
+        seat = s.current
+        s, ev = act(s, seat, Predict(0, 0, 0))
+        s, ev = act(s, seat, Discard(s.hands[seat][0]))
+        rounds_seen |= {e.data["round"] for e in ev if e.kind == "turn"}
+        rounds_seen.add(E.view(s, None)["round"])
+    assert "cap" in E.outcome(s).reason
+    assert E.view(s, None)["round"] == 4 and max(rounds_seen) == 4
+
+
 # --------------------------------------------------------------------------- views and secrecy
 def test_views_hide_hands_and_never_show_the_seed():
     """Ruling: hands are private; "everything on the table public"; the view shows whose turn,

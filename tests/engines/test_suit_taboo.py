@@ -706,12 +706,13 @@ def test_match_end_line_names_the_winners_without_win_s():
     parentheses. It names the winner(s) in words and gives the reason once."""
     s = scripted(n=3, roles="As Ah Ad")
     s.wins = [1, 1, 0]
-    _, events = end_round(s)
+    done, events = end_round(s)
     [line] = [e.text for e in events if e.kind == "match_end"]
     assert "(s)" not in line and "((" not in line and line.count("(") <= 1
-    assert line.startswith("The match is over. Winners: {P0}, {P1} — ") and line.endswith(".")
+    assert line == "The match is over. {P0} and {P1} reached 2 round wins after 1 round."
+    assert E.outcome(done).reason == "{P0} and {P1} reached 2 round wins after 1 round"
     s = scripted(n=3, roles="As Ah Ad")
     s.wins = [1, 0, 0]
     _, events = end_round(s)
     [line] = [e.text for e in events if e.kind == "match_end"]
-    assert line.startswith("The match is over. Winner: {P0} — a player reached 2 round wins")
+    assert line == "The match is over. {P0} reached 2 round wins after 1 round."

@@ -578,7 +578,7 @@ def test_rule_match_cap_ends_the_game_and_says_so():
     s, ev = run(s, PASS, PASS, PASS)
     out = E.outcome(s)
     assert s.scores == [3, 3, 0] and out.winners == {0, 1}
-    assert out.reason == "match cap of 3 matches reached; highest score wins"
+    assert out.reason == "The 3-match safety cap was reached: the highest score wins"
     assert ev[-1].kind == "game_over"
     # one match before the cap the game goes on
     s = deal(*TIED, "⚪6", options={"max_matches": 3}, turn=0, scores=[2, 2, 0])

@@ -317,7 +317,8 @@ def test_game_ends_when_a_hand_is_empty_and_scores():
     assert t.phase == OVER and E.to_act(t) == frozenset()
     out = E.outcome(t)
     assert out.scores == {0: 14.0, 1: 1.0 - 12 - 11 - 0}
-    assert out.winners == {0} and "last card" in out.reason and "{P" not in out.reason
+    # the reason names who went out (every place showing a reason renders seat names)
+    assert out.winners == {0} and out.reason == "{P0} played their last card."
     assert any(e.kind == "game_over" for e in step.events)
     with pytest.raises(GameOverError):
         E.apply(t, 1, Draw())
@@ -342,7 +343,7 @@ def test_turn_cap_ends_game_and_says_so():
     s.turns = 19
     t = act(act(s, Draw()).state, Place(C("7s"))).state
     assert t.phase == OVER and t.capped
-    assert "turn limit (20)" in E.outcome(t).reason
+    assert "20-turn safety cap was reached" in E.outcome(t).reason
 
 
 def test_random_games_always_end_within_cap():
@@ -369,20 +370,28 @@ def test_errors():
 
 
 # --------------------------------------------------------------------------- text and menus
-def test_describe_capture_style():
-    """Brief: a capture reads like the command `/taboo play card: take:` - "7 takes 7 + (3,4)"."""
+def test_a_capture_reads_as_a_player_says_it():
+    """A capture names the cards, as a player would say it ("9♥ captures 2♣ + 7♦"), not
+    "7 takes 7 + (3,4)": the card of the same value first, then the group low to high, and
+    "(clears the row)" when it scores. One wording for the confirmation (describe), the
+    panel (menu_path) and the board and history (the event)."""
     s = deal(["7s Qs", "3c"], row="7d 3c 4h 5h 6d", stock="9h")
-    assert E.describe(s, cap("7s", True, (4, 3))) == "7 takes 7 + (3,4)"
-    assert E.describe(s, cap("7s", True)) == "7 takes 7"
-    assert E.describe(s, cap("Qs", False, (6, 5))) == "11 takes (5,6)"
+    assert E.describe(s, cap("7s", True, (4, 3))) == "7♠ captures 7♦ and 3♣ + 4♥"
+    assert E.describe(s, cap("7s", True)) == "7♠ captures 7♦"
+    assert E.describe(s, cap("Qs", False, (6, 5))) == "Q♠ captures 5♥ + 6♦"
+    assert E.menu_path(s, cap("Qs", False, (6, 5))) == ("Capture", "Q♠", "Q♠ captures 5♥ + 6♦")
+    event = act(s, cap("Qs", False, (6, 5))).events[0]
+    assert event.text == "{P0}'s Q♠ captures 5♥ + 6♦; the cards go to the discard pile."
 
 
 def test_menu_path_shapes():
-    """Brief: menu_path e.g. ("Capture", "7♠", "takes 7♦ + (3♣,4♥)")."""
+    """Brief: menu_path e.g. ("Capture", "7♠", "7♠ captures 7♦ and 3♣ + 4♥ (clears the row)")."""
     s = deal(["7s Js joker", "3c"], row="7d 3c 4h", stock="9h")
     assert E.menu_path(s, cap("7s", True, (4, 3))) == (
-        "Capture", "7♠", "takes 7♦ + (3♣,4♥) (clears the row)")
-    assert E.menu_path(s, cap("7s", True)) == ("Capture", "7♠", "takes 7♦")
+        "Capture", "7♠", "7♠ captures 7♦ and 3♣ + 4♥ (clears the row)")
+    assert E.menu_path(s, cap("7s", True)) == ("Capture", "7♠", "7♠ captures 7♦")
+    assert act(s, cap("7s", True, (4, 3))).events[0].text == (
+        "{P0}'s 7♠ captures 7♦ and 3♣ + 4♥, clearing the row: +21 points.")
     assert E.menu_path(s, Jack()) == ("Jack (clear the row)",)
     assert E.menu_path(s, Joker()) == ("Joker (others draw)",)
     assert E.menu_path(s, Draw()) == ("Draw",)
@@ -556,6 +565,9 @@ def test_find_capture_reads_the_play_command():
     assert E.find_capture(s, 0, "7", "7+3+4") == cap("7s", True, (4, 3))
     assert E.find_capture(s, 0, "Q", "5 6") == cap("Qs", False, (6, 5))
     assert E.find_capture(s, 0, "Q♠", "(5♥, 6♦)") == cap("Qs", False, (6, 5))
+    # the cards as a capture now reads: "7♠ captures 7♦ and 3♣ + 4♥"
+    assert E.find_capture(s, 0, "7♠", "7♦ and 3♣ + 4♥") == cap("7s", True, (4, 3))
+    assert E.find_capture(s, 0, "Q♠", "5♥ + 6♦") == cap("Qs", False, (6, 5))
     best = E.find_capture(s, 0, "7s")  # no take: the best capture first
     assert best == E.legal_actions(s, 0)[0] and best.card == C("7s")
     with pytest.raises(IllegalActionError):

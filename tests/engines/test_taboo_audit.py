@@ -206,7 +206,7 @@ def test_highest_score_wins_even_when_every_score_is_negative():
     assert t.phase == OVER and t.capped
     out = E.outcome(t)
     assert out.scores == {0: -15.0, 1: -16.0} and out.winners == {0}
-    assert "turn limit (20)" in out.reason
+    assert "20-turn safety cap was reached" in out.reason
 
 
 # =========================================================================== setup
