@@ -338,6 +338,14 @@ def build_world(fake, specs: list[TableSpec], guild=None, closed_dms: float = 0.
     return guild, seats
 
 
+def _said(result) -> str:
+    """What an answer itself says: the message's content (the panel's or the reply's own
+    words), not the hand or board shown in its embeds, where a ⚠️ can be part of the game
+    (Six Suit marks a shape 5/6 with one: the players took the panel for a refusal)."""
+    content = result.message.content if result.message is not None else ""
+    return content or result.text
+
+
 # --------------------------------------------------------------------------- one table
 @dataclass
 class TableSim:
@@ -469,8 +477,8 @@ class TableSim:
                 result = await self._interact("move", self.fake.submit_modal(
                     user, result.modal.custom_id, fields, timeout=timeout), tolerate=True)
                 return result is not None and self._confirmed(result)
-            text = result.text
-            if CONFIRM in text or "⚠️" in text or "out of date" in text:
+            said = _said(result)
+            if CONFIRM in said or "⚠️" in said or "out of date" in said:
                 return self._confirmed(result)
             message = result.message
             comps = [c for c in message.buttons()
@@ -506,7 +514,7 @@ class TableSim:
         return result is not None and self._confirmed(result)
 
     def _confirmed(self, result) -> bool:
-        text = result.text
+        text = _said(result)
         if CONFIRM in text:
             self.moves += 1
             self.confirmed_at.append(time.monotonic())

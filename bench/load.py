@@ -192,21 +192,32 @@ def reset(sims: list[TableSim]) -> None:
         sim.stuck_at = None
 
 
-def parse_setups(text: str) -> list[tuple[str, int]]:
-    """"sqlite:1,postgresql:2" -> [("sqlite", 1), ("postgresql", 2)]."""
+Setup = tuple[str, int, str]  # database, processes, WEBHOOK_DELIVERIES (auto/always/never)
+# earlier names of the deliveries: the token path whenever possible, or the channel only
+DELIVERY_ALIASES = {"webhook": "always", "channel": "never"}
+
+
+def parse_setups(text: str) -> list[Setup]:
+    """"sqlite:1,sqlite:1:never,postgresql:2" -> [("sqlite", 1, "auto"),
+    ("sqlite", 1, "never"), ("postgresql", 2, "auto")]: the third part is the bot's
+    WEBHOOK_DELIVERIES (auto as deployed; `webhook`/`channel` mean always/never)."""
     setups = []
     for item in text.split(","):
-        database, _, processes = item.strip().partition(":")
-        if database not in ("sqlite", "postgresql") or not (processes or "1").isdigit():
-            raise SystemExit(f"--setups: {item!r} is not sqlite:N or postgresql:N")
-        if database == "sqlite" and int(processes or 1) != 1:
+        parts = item.strip().split(":")
+        database, processes, deliveries = [*parts, *("1", "auto")[len(parts) - 1:]][:3]
+        deliveries = DELIVERY_ALIASES.get(deliveries, deliveries)
+        if (database not in ("sqlite", "postgresql") or not processes.isdigit()
+                or deliveries not in ("auto", "always", "never")):
+            raise SystemExit(f"--setups: {item!r} is not database:N[:auto|always|never]")
+        if database == "sqlite" and int(processes) != 1:
             raise SystemExit("--setups: SQLite runs one process (one owner per file)")
-        setups.append((database, int(processes or 1)))
+        setups.append((database, int(processes), deliveries))
     return setups
 
 
-def setup_label(database: str, processes: int) -> str:
-    return f"{'SQLite' if database == 'sqlite' else 'PostgreSQL'} × {processes}"
+def setup_label(database: str, processes: int, deliveries: str) -> str:
+    name = "SQLite" if database == "sqlite" else "PostgreSQL"
+    return f"{name} × {processes}" + ("" if deliveries == "auto" else f", {deliveries}")
 
 
 def bot_schedstat(bot) -> tuple[float, ...]:
@@ -215,16 +226,14 @@ def bot_schedstat(bot) -> tuple[float, ...]:
 
 
 async def run_one(n: int, args, workdir: Path, synchronous: str,
-                  setup: tuple[str, int] = ("sqlite", 1), webhooks: str | None = None
-                  ) -> dict[str, Any]:
+                  setup: Setup = ("sqlite", 1, "auto")) -> dict[str, Any]:
     from fakediscord import FakeDiscord
 
-    database, processes = setup
+    database, processes, deliveries = setup
     fake = await FakeDiscord(timeout=args.timeout).start()
     fake.keep_uploads = False  # thousands of pictures: keep names and sizes, not bytes
     guilds = guilds_on_shards(fake, processes) if processes > 1 else [fake.add_guild("Bench Club")]
-    name = f"{n}-{database}{processes}-{synchronous.lower()}" + (f"-{webhooks}" if webhooks
-                                                                    else "")
+    name = f"{n}-{database}{processes}-{deliveries}-{synchronous.lower()}"
     profile_out = workdir / f"profile-{name}.out"
     db, log = fresh_files(workdir / f"load-{name}.db", workdir / f"bot-{name}.log")
     stack = contextlib.AsyncExitStack()
@@ -232,7 +241,7 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
     if database == "postgresql":
         target = await stack.enter_async_context(fresh_postgres(args.pg_url))
     extra = [*(args.bot_args.split() if args.bot_args else []), "--synchronous", synchronous,
-             *(["--webhook-deliveries", webhooks] if webhooks else [])]
+             "--webhook-deliveries", deliveries]
     if processes > 1 and "--rest-budget" not in extra:
         # as the launcher does: Discord's global limit is the bot's, so each process gets
         # its share of REST_REQUESTS_PER_SECOND
@@ -246,11 +255,9 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
             for i in range(processes)]
     bot = bots[0] if processes == 1 else BotGroup(bots)
     result: dict[str, Any] = {"tables": n, "synchronous": synchronous, "database": database,
-                              "processes": processes,
-                              "webhooks": webhooks or "auto",
-                              "label": (f"{n}" if setup == ("sqlite", 1) and args.setups ==
-                                        "sqlite:1" else f"{n}, {setup_label(*setup)}")
-                              + (f", webhooks {webhooks}" if webhooks else "")}
+                              "processes": processes, "deliveries": deliveries,
+                              "label": f"{n}" if args.setups == "sqlite:1"
+                              else f"{n}, {setup_label(*setup)}"}
     try:
         ready = await bot.start()
         specs = table_specs(ready["uis"], n, args.players, args.games)
@@ -265,7 +272,8 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
         result.update(games=Counter(s.game for s in specs),
                       players=Counter(s.players for s in specs))
         where = (f"SQLite synchronous={synchronous}" if database == "sqlite"
-                 else f"PostgreSQL, {processes} process(es)")
+                 else f"PostgreSQL, {processes} process(es)") + (
+                     f", WEBHOOK_DELIVERIES={deliveries}")
         print(f"\n## {n} tables ({where}): {dict(result['games'])}, "
               f"players per table {dict(result['players'])}", flush=True)
 
@@ -660,18 +668,19 @@ CHANNEL_POST = re.compile(r"/channels/(\d+)/messages")
 def webhooks_report(results: list[dict[str, Any]]) -> None:
     """WEBHOOK_DELIVERIES modes side by side: moves per second under Discord's limits."""
     limited = [r for r in results if r.get("limits")]
-    if len({r["webhooks"] for r in limited}) < 2:
+    if len({r["deliveries"] for r in limited}) < 2:
         return
     print("\n## WEBHOOK_DELIVERIES side by side (limits phase)\n")
     rows = []
     for r in limited:
         base = next((x for x in limited if x["tables"] == r["tables"]
-                     and x["webhooks"] == "never"), None)
+                     and x["deliveries"] == "never" and x["database"] == r["database"]
+                     and x["processes"] == r["processes"]), None)
         q, posts = r["limits"], r["limits"]["board_posts"]
         ratio = (q["moves_per_s"] / base["limits"]["moves_per_s"]
                  if base and base["limits"]["moves_per_s"] else float("nan"))
         share = posts["token"] / max(1, posts["token"] + posts["channel"])
-        rows.append([r["tables"], r["webhooks"], q["moves"], q["moves_per_s"], ratio,
+        rows.append([r["label"], r["deliveries"], q["moves"], q["moves_per_s"], ratio,
                      f"{posts['token']} / {posts['channel']} ({share:.0%})", q["total_429"],
                      q["ack"]["p99_ms"]])
     print_table(["tables", "mode", "moves", "moves/s", "× never",
@@ -693,13 +702,10 @@ async def amain(args) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
         workdir = Path(args.workdir or tmp)
         workdir.mkdir(parents=True, exist_ok=True)
-        webhooks = [w.strip() for w in args.webhooks.split(",")] if args.webhooks else [None]
         for n in sizes:
             for setup in setups:
                 for synchronous in (modes if setup[0] == "sqlite" else ["FULL"]):
-                    for mode in webhooks:
-                        results.append(await run_one(n, args, workdir, synchronous, setup,
-                                                     mode))
+                    results.append(await run_one(n, args, workdir, synchronous, setup))
     report(results, args)
     durability_report(results)
     webhooks_report(results)
@@ -764,13 +770,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--setups", default="sqlite:1",
                         help="database:processes to run each size with, one after the other "
                         "in this invocation (so their figures compare side by side): e.g. "
-                        "sqlite:1,postgresql:1,postgresql:2. postgresql:N runs N bot "
+                        "sqlite:1,sqlite:1:always,sqlite:1:never,postgresql:2 (the third "
+                        "part is the bot's WEBHOOK_DELIVERIES: auto, as deployed, always or "
+                        "never; 'webhook' and 'channel' mean always and never). postgresql:N "
+                        "runs N bot "
                         "processes on N shards (one server per shard, tables dealt round-"
                         "robin), each with 1/N of the request budget, as the launcher does "
                         "(default sqlite:1)")
-    parser.add_argument("--webhooks", help="WEBHOOK_DELIVERIES mode(s) of the bot, a comma "
-                        "list run one after the other for each size (e.g. "
-                        "auto,always,never; default: the setting's default, auto)")
     parser.add_argument("--pg-url", default=os.environ.get(
                         "BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"),
                         help="PostgreSQL server for postgresql setups: each run creates a "

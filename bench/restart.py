@@ -41,6 +41,7 @@ from bench import (
 from bench.harness import (
     BotProcess,
     TableSim,
+    _said,
     build_world,
     fresh_files,
     settle,
@@ -62,7 +63,7 @@ async def answer_after_restart(sim: TableSim, timeout: float, complete: bool
         return None, None, "no Take my turn button"
     result = await sim.fake.click(user, sim.board, turn_id, timeout=timeout)
     answered = time.monotonic()
-    if "⚠️" in result.text or result.message is None:
+    if result.message is None or "⚠️" in _said(result):
         return answered, None, result.text[:80]
     if not complete:
         return answered, None, ""
@@ -70,7 +71,7 @@ async def answer_after_restart(sim: TableSim, timeout: float, complete: bool
     # continue through the panel the reply opened (same logic as a normal move)
     sim_result = result
     for _ in range(12):
-        text = sim_result.text
+        text = _said(sim_result)
         if "✅" in text or "⚠️" in text or sim_result.modal is not None:
             break
         comps = [c for c in sim_result.message.buttons()

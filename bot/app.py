@@ -67,6 +67,7 @@ class CardTableBot(commands.Bot):
             request_budget.install(self.http, self.request_budget)
         self.storage: Storage | None = storage
         self.exit_code = 0  # set when the bot stops itself (see _storage_lost)
+        self._closing: asyncio.Future[None] | None = None
         self.tree.on_error = self.on_app_command_error
         self.tree.interaction_check = _fresh_only
         from bot.cooldowns import Cooldowns
@@ -106,8 +107,9 @@ class CardTableBot(commands.Bot):
         network): another process may run them now, so this one stops (exit status 3; the
         launcher or a supervisor starts it again, and it takes its shards back)."""
         self.exit_code = 3
-        if not self.is_closed():
-            asyncio.get_running_loop().create_task(self.close(), name="stop-on-lost-storage")
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close())
+            self._closing.add_done_callback(_log_close_error)
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guild(s)", self.user, len(self.guilds))
@@ -149,6 +151,14 @@ class CardTableBot(commands.Bot):
         await self.tables.channel_deleted(channel.id)
 
     async def close(self) -> None:
+        """Stop the tables, disconnect, close the database — once: a second call (the bot
+        stopping itself after losing its database session, then its supervisor) waits for
+        the first."""
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close())
+        await asyncio.shield(self._closing)
+
+    async def _close(self) -> None:
         try:
             await self.tables.stop()
         finally:
@@ -179,6 +189,12 @@ class CardTableBot(commands.Bot):
             log.exception("command failed", exc_info=original)
             text = SOMETHING_WENT_WRONG
         await reply_error(interaction, text)
+
+
+def _log_close_error(closing: asyncio.Future) -> None:
+    if not closing.cancelled() and closing.exception() is not None:
+        log.error("stopping after the database session was lost failed",
+                  exc_info=closing.exception())
 
 
 async def _fresh_only(interaction: discord.Interaction) -> bool:

@@ -10,8 +10,8 @@ processes: Discord's global limit is the bot's, whatever the number of processes
 any restart. SIGTERM/SIGINT stop every process and then the launcher.
 
 Several processes need one database they all reach (PostgreSQL, DATABASE_URL): on SQLite the
-second process on the same file is refused (bot/ownership.py), so there the launcher is
-meant for one process.
+second process on the same file is refused (bot/ownership.py), so without DATABASE_URL the
+launcher refuses --processes above 1 with one sentence (exit status 2).
 """
 
 from __future__ import annotations
@@ -92,6 +92,11 @@ class Launcher:
                     child.terminate()
 
 
+SQLITE_ALONE = ("Several processes need a database they all share: set DATABASE_URL to a "
+                "PostgreSQL database (on SQLite one process owns the file; run --processes 1, "
+                "which may hold several shards).")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bot.launcher", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -100,6 +105,17 @@ def main(argv: list[str] | None = None) -> None:
                         help="shards in all (default: SHARD_COUNT, else --processes)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    if args.processes > 1:
+        from bot.settings import SettingsError, load_settings
+
+        try:
+            database_url = load_settings().database_url
+        except SettingsError as exc:
+            print(exc, file=sys.stderr)
+            raise SystemExit(2) from None
+        if not database_url:
+            print(SQLITE_ALONE, file=sys.stderr)
+            raise SystemExit(2)
     shard_count = args.shards or int(os.environ.get("SHARD_COUNT") or args.processes)
     try:
         launcher = Launcher(args.processes, shard_count, [sys.executable, "-m", "bot"])

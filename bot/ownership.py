@@ -185,13 +185,17 @@ class ShardOwnership:
         """Whether this session still holds every shard's lock (False once the session is
         gone, e.g. after the server restarted: the process must stop using those shards)."""
         try:
-            count = await self.connection.fetchval(
-                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
-                " AND pid = pg_backend_pid() AND objsubid = 2 AND classid::bigint = $1"
-                " AND objid::bigint = ANY($2::bigint[])",
-                shard_lock_key(self.namespace, 0)[0] % 2**32, self.shard_ids)
+            return await self.check()
         except Exception:  # a broken session holds nothing
             return False
+
+    async def check(self) -> bool:
+        """`holds`, raising the driver's error when the session could not be asked."""
+        count = await self.connection.fetchval(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND pid = pg_backend_pid() AND objsubid = 2 AND classid::bigint = $1"
+            " AND objid::bigint = ANY($2::bigint[])",
+            shard_lock_key(self.namespace, 0)[0] % 2**32, self.shard_ids)
         return count == len(self.shard_ids)
 
     async def release(self) -> None:

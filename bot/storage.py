@@ -195,6 +195,7 @@ MIGRATIONS: list[tuple[int, Migration]] = [
 SYNCHRONOUS_MODES = ("FULL", "NORMAL")
 USER_SETTINGS_CHANNEL = "cardtable_user_settings"  # PostgreSQL NOTIFY channel (see watch)
 WATCH_SECONDS = 5.0  # how often a PostgreSQL process checks it still holds its shards
+CLOSE_SECONDS = 30.0  # at most this long for queued saves at close
 
 
 class StaleVersionError(Exception):
@@ -342,6 +343,7 @@ def _writes(method):
     async def locked(self, *args, **kwargs):
         async with self._write:
             try:
+                await self._db.recover()
                 return await method(self, *args, **kwargs)
             except self._db.errors as exc:
                 raise _storage_error(exc, self._db.errors) from exc
@@ -416,7 +418,11 @@ class Storage:
     async def close(self) -> None:
         try:
             if self._saver is not None and not self._saver.done():
-                await self._saver  # saves already asked for are written first
+                # saves already asked for are written first (each statement gives up on
+                # its own; this bounds a database that stopped answering altogether)
+                await asyncio.wait_for(asyncio.shield(self._saver), CLOSE_SECONDS)
+        except (Exception, TimeoutError):
+            log.warning("saves still queued at close could not all be written")
         finally:
             if self._watchdog is not None:
                 self._watchdog.cancel()
@@ -446,7 +452,11 @@ class Storage:
             await asyncio.sleep(WATCH_SECONDS)
             async with self._write:
                 alive = await self._db.alive()
-            if not alive and not self.lost:
+            if alive is None:
+                log.warning("could not check this process's shard locks on %s; trying again "
+                            "in %.0f s", self._db.where, WATCH_SECONDS)
+            elif not alive and not self.lost:
+                log.error("the database session no longer holds this process's shard locks")
                 self._db.lost()
 
     def on_user_settings_changed(self, callback: Callable[[int], None]) -> None:
@@ -463,8 +473,10 @@ class Storage:
 
     async def synchronous(self) -> str:
         """SQLite: `PRAGMA synchronous` by name (FULL, NORMAL); PostgreSQL: the session's
-        `synchronous_commit` (on)."""
-        return await self._db.synchronous()
+        `synchronous_commit` (on), as the writing session has it (under the write lock: on
+        PostgreSQL that session runs one statement at a time)."""
+        async with self._write:
+            return await self._db.synchronous()
 
     async def migrate(self) -> list[int]:
         """Apply every migration not yet recorded; return the versions applied now."""
@@ -592,6 +604,8 @@ class Storage:
         try:
             while self._saves:
                 async with self._write:
+                    with contextlib.suppress(*self._db.errors):  # its own error comes next
+                        await self._db.recover()
                     await self._write_saves()
         except BaseException:
             for _, _, done in self._saves:

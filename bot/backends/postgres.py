@@ -206,13 +206,18 @@ class PostgresBackend:
         for callback in self._lost:
             callback()
 
-    async def alive(self) -> bool:
+    async def alive(self) -> bool | None:
         """Whether the writer's session still holds every shard lock (a statement on it: the
-        caller holds the write lock). False after a session was lost silently."""
-        try:
-            return await asyncio.wait_for(self.ownership.holds(), COMMAND_TIMEOUT)
-        except (Exception, TimeoutError):
+        caller holds the write lock): False once the session is gone or the server says it
+        no longer holds them, None when the check itself did not get an answer (a slow
+        server, a stalled event loop): the caller asks again later rather than give up its
+        shards for nothing."""
+        if self._writer.is_closed():
             return False
+        try:
+            return await asyncio.wait_for(self.ownership.check(), COMMAND_TIMEOUT)
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError):
+            return False if self._writer.is_closed() else None
 
     def lost(self) -> None:
         """Give the shards up now (the session is unusable): close it and tell on_lost."""
@@ -239,6 +244,12 @@ class PostgresBackend:
         row = await self.fetchrow(sql, *args)
         return dict(row.items()) if row is not None else None
 
+    async def recover(self) -> None:
+        """Roll back a transaction a cancelled write left open on the writer (the caller
+        holds the write lock: an open one is abandoned)."""
+        if not self._writer.is_closed() and self._writer.is_in_transaction():
+            await self._writer.execute("ROLLBACK")
+
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[_Session]:
         async with self._writer.transaction():
@@ -261,10 +272,10 @@ class PostgresBackend:
         if not ids:
             return set()
         try:
-            rows = await self._pool.fetch(
+            rows = await asyncio.wait_for(self._pool.fetch(
                 "SELECT id FROM game_tables WHERE updated_at = $1 AND id = ANY($2::bigint[])",
-                stamp, list(ids))
-        except Exception:
+                stamp, list(ids)), COMMAND_TIMEOUT)
+        except (Exception, TimeoutError):
             return None
         return {r[0] for r in rows}
 

@@ -14,6 +14,7 @@ One process owns the file (bot.ownership.FileOwnership): a second one is refused
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import sqlite3
@@ -155,15 +156,25 @@ class SqliteBackend:
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         await self._db.executemany(sql, rows)
 
+    async def recover(self) -> None:
+        """Roll back a transaction a cancelled write left open (its BEGIN ran to its end in
+        aiosqlite's thread after the coroutine gave up): otherwise every later write would
+        join it and never be committed. The caller holds the write lock, so an open
+        transaction here is always an abandoned one."""
+        if self._db.in_transaction:
+            await self._db.execute("ROLLBACK")
+
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[SqliteBackend]:
+        await self.recover()
         await self._db.execute("BEGIN")
         try:
             yield self
         except BaseException:
-            await self._db.execute("ROLLBACK")
+            # shielded: a second cancellation must not leave the transaction open
+            await asyncio.shield(self._db.execute("ROLLBACK"))
             raise
-        await self._db.execute("COMMIT")
+        await asyncio.shield(self._db.execute("COMMIT"))
 
     async def update_rows(self, columns: Sequence[tuple[str, str]], rows: list[Sequence[Any]],
                           *, stamp: float, appended: Sequence[str] = ()) -> set[int]:

@@ -220,7 +220,12 @@ class TableService:
         if self._flush_task and not self._flush_task.done():
             self._flush_task.cancel()
             await asyncio.gather(self._flush_task, return_exceptions=True)
-        await self.flush_meta()
+        try:
+            await self.flush_meta()
+        except StorageError as exc:  # e.g. the database session is gone: moves are safe
+            log.warning("bookkeeping of %d table(s) could not be saved at shutdown (%s); "
+                        "their boards may be sent again after the restart",
+                        len(self._meta_dirty), exc)
 
     # ------------------------------------------------------------------ lookup
     def in_channel(self, channel_id: int) -> LiveTable | None:

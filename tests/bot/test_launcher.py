@@ -47,3 +47,14 @@ def test_the_request_budget_is_shared_between_the_processes(monkeypatch):
     assert runner.env(1)["SHARD_IDS"] == "1" and runner.env(1)["SHARD_COUNT"] == "2"
     monkeypatch.setenv("REST_REQUESTS_PER_SECOND", "0")
     assert runner.env(0)["REST_REQUESTS_PER_SECOND"] == "0"
+
+
+def test_several_processes_on_sqlite_are_refused_with_one_sentence(tmp_path, monkeypatch,
+                                                                    capsys):
+    monkeypatch.chdir(tmp_path)  # no .env here
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    with pytest.raises(SystemExit) as stopped:
+        launcher.main(["--processes", "2"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert "DATABASE_URL" in err and len(err.splitlines()) == 1

@@ -114,3 +114,21 @@ async def test_confirmed_saves_are_synced_full_unless_told_otherwise(tmp_path):
     store = await Storage.open(tmp_path / "full.db", synchronous="normal")
     assert await store.synchronous() == "NORMAL"
     await store.close()
+
+
+async def test_a_transaction_a_cancelled_write_left_open_is_rolled_back(database):
+    """A write cancelled while its BEGIN was on its way leaves the transaction open (the
+    statement still runs): the next write rolls it back first, so its own work is committed
+    and not swallowed by the abandoned transaction."""
+    store = await Storage.open(database.target)
+    table = await _lobby(store)
+    await store._db.writer.execute("BEGIN")  # as the cancelled write left it
+    table.state, table.version = '{"moved": true}', 1
+    await store.save_table(table, expected_version=0)
+    await store._db.writer.execute("BEGIN")
+    await store.set_game_settings(1, "taboo", {"x": 1})
+    await store.close()
+    store = await Storage.open(database.target)  # committed, both
+    assert (await store.get_table(table.id)).version == 1
+    assert await store.get_game_settings(1, "taboo") == {"x": 1}
+    await store.close()

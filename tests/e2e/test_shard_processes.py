@@ -248,3 +248,31 @@ async def test_the_launcher_restarts_a_killed_process_which_resumes_its_tables(
             for pid in children:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
+
+
+async def test_a_bot_that_loses_its_session_stops_and_a_new_one_resumes(fake, world, url):
+    """In-process: the session holding the shard locks is ended (as a failover does); the
+    bot stops itself (exit code 3), a second close just waits for it, and a new bot on the
+    same database takes the shards and the table back."""
+    from tests.databases import Database
+    from tests.e2e.conftest import BotRunner
+
+    runner = BotRunner(fake, world, Database("postgresql", url))
+    bot = await runner.start()
+    try:
+        d = TableDriver(fake, world, runner, "suspense")
+        await d.open(world.alice, [world.bob], ai=1)
+        table_id, version = d.table_id, d.table.version
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.execute("SELECT pg_terminate_backend($1)",
+                               bot.storage._db._writer.get_server_pid())
+        finally:
+            await conn.close()
+        await _until(bot.is_closed)
+        assert bot.exit_code == 3
+        await asyncio.wait_for(runner.stop(), 30)  # a second close
+        again = await runner.start()
+        assert again.tables.live[table_id].version >= version
+    finally:
+        await runner.stop()

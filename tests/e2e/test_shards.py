@@ -49,9 +49,11 @@ async def test_a_wrong_shard_array_is_refused_like_discord(fake, world):
     assert await identify(fake, [0, 1]) == 4011
 
 
-async def test_two_bots_on_two_shards_each_run_their_own_servers(fake, world, tmp_path):
+async def test_two_bots_on_two_shards_each_run_their_own_servers(fake, world, tmp_path,
+                                                                  database):
     """Each server's clicks and commands reach only the bot running its shard; a bot loads
-    only its shards' tables when it starts."""
+    only its shards' tables when it starts. On PostgreSQL both bots share one database (on
+    SQLite each has its file: one process per file)."""
     home = shard_of(world.guild.id, 2)
     other_guild = await guild_on_shard(fake, 1 - home, 2)
     other_channel = fake.add_channel(other_guild, "games")
@@ -59,7 +61,8 @@ async def test_two_bots_on_two_shards_each_run_their_own_servers(fake, world, tm
         fake.add_member(other_guild, user)
     runners = {}
     for shard in (0, 1):
-        runner = BotRunner(fake, world, tmp_path / f"shard{shard}.db")
+        runner = BotRunner(fake, world, database if database.dialect == "postgresql"
+                           else tmp_path / f"shard{shard}.db")
         runners[shard] = runner
         await runner.start(shard_count=2, shard_ids=[shard], dev_guild_id=None)
     try:
@@ -78,6 +81,12 @@ async def test_two_bots_on_two_shards_each_run_their_own_servers(fake, world, tm
                 await d.synced()
             finally:
                 world.channel = saved
+        assert [t.row.channel_id for t in home_bot.tables.live.values()] == [world.channel.id]
+        assert [t.row.channel_id for t in other_bot.tables.live.values()] == [other_channel.id]
+        for runner in runners.values():  # restarted, each loads only its shard's table
+            await runner.restart(shard_count=2, shard_ids=runner.current.shard_ids,
+                                 dev_guild_id=None)
+        home_bot, other_bot = runners[home].current, runners[1 - home].current
         assert [t.row.channel_id for t in home_bot.tables.live.values()] == [world.channel.id]
         assert [t.row.channel_id for t in other_bot.tables.live.values()] == [other_channel.id]
     finally:

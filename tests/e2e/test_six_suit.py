@@ -436,7 +436,7 @@ async def test_team_game_with_teams_chosen_in_the_lobby(fake, world, bots, bot):
     assert start.ephemeral and "equal teams" in start.text
     await d.click(world.alice, lobby, "Add AI")
     await d.click(world.alice, lobby, "Start")
-    await fake.settle()
+    await d.synced()  # the first board and DMs are out (settle() can return before them)
     table = d.table
     teams = {s["name"]: i % 2 for i, s in enumerate(table.seats)}
     assert teams["alice"] == teams["bob"] == 1 and teams["carol"] == 0

@@ -191,8 +191,10 @@ async def test_restart_mid_game_continues_and_old_buttons_work(fake, world, bots
             await d.take_turn(d.seat_user(humans[0]))
             await fake.settle()
     before = d.table
-    old_board = d.board()
     await bots.stop()  # AI seats may still have been moving: compare with what was saved last
+    # the board the old process left (read after the stop: an AI move just before it may
+    # have replaced, and deleted, the board shown a moment earlier)
+    old_board = d.board()
     state_dump, version = before.row.state, before.version
     await bots.start()
     table = d.table
