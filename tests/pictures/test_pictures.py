@@ -95,7 +95,6 @@ def test_six_suit_board_shows_each_top_card_in_its_place():
     differ, and no region shows a card back (no pile is hidden)."""
     from bot.pictures import theme
     from bot.pictures.canvas import PAD, flat
-    from bot.pictures.palette import PALETTE
     from cogs.six_suit import pictures as six
 
     engine = ENGINES["six_suit"]
@@ -103,9 +102,8 @@ def test_six_suit_board_shows_each_top_card_in_its_place():
     view = engine.view(state, None)
     image = _image(GAMES["six_suit"].board_picture(view, names_for(12)))
 
-    def as_shown(sprite):  # what the sprite looks like after the palette step
-        return flat(sprite, theme.PANEL).quantize(palette=PALETTE, dither=Image.Dither.NONE
-                                                  ).convert("RGB")
+    def as_shown(sprite):  # the sprite laid on the panel, in the palette
+        return flat(sprite, theme.PANEL).convert("RGB")
 
     back = as_shown(cards.back(six.CW, six.CH))
     seen = 0
