@@ -51,7 +51,7 @@ class Canvas:
             text = fit(text, size, int(max_width))
         if not text:
             return xy[0]
-        mask, (dx, dy) = rendered(text, size, anchor)
+        _, (dx, dy) = rendered(text, size, anchor)
         x, y = int(xy[0]) + dx, int(xy[1]) + dy
         tile, bits = _text_tile(text, size, anchor, tuple(fill), self.under(x - 1, y - 1))
         self._put(tile, bits, x, y)
