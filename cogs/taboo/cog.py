@@ -19,7 +19,7 @@ from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
 from bot.ui.names import echo
-from bot.ui.text import OPTION_LIMIT, cap_note, clip, plain, plural
+from bot.ui.text import OPTION_LIMIT, cap_note, clip, plain, plural, shown
 from engines import ENGINES
 from engines.cards import Card
 from engines.core import GameError, Outcome
@@ -354,7 +354,7 @@ class TabooCog(GameCog, group_name="taboo", group_description="Play Taboo."):
         try:
             return table, ENGINE.find_capture(table.state, seat, card, take)
         except GameError as exc:
-            problem = str(exc)
+            problem = shown(str(exc), table.names)  # it may quote what was typed in take:
         # the whole suggestion label typed out ("7♠ captures 3♣ + 4♦")
         if take is None:
             wanted = _normal(card)
