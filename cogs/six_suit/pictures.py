@@ -69,7 +69,7 @@ def _panel(canvas: Canvas, x: int, y: int, view: dict[str, Any], names: list[str
     cy = y + 12 + 30 + 6
     if alive:
         for k, label in enumerate(seat["piles"]):
-            canvas.card(_sprite(label, CW, CH), (x + 12 + k * (CW + GAP), cy), on=theme.PANEL)
+            canvas.card(_sprite(label, CW, CH), (x + 12 + k * (CW + GAP), cy))
     else:
         canvas.text((x + PANEL_W / 2, cy + CH / 2 - 14), "GHOST", 34, theme.MUTED, anchor="mm")
         canvas.text((x + PANEL_W / 2, cy + CH / 2 + 22), "eliminated - plays on, no piles", 19,
