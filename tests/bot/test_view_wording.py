@@ -71,3 +71,14 @@ def test_taboo_hand_says_what_a_drawn_card_can_do():
             break
     assert "everyone else draws" in seen["joker"] and "clears the row" in seen["jack"]
     assert "capture with it at once, or place any hand card face up" in seen["number"]
+
+
+def test_stats_points_read_singular_for_minus_one():
+    """/stats said "−1 points" where the Hidden Rules board says "−1 pt": ±1 is singular."""
+    from cogs.stats import plural_points
+
+    assert plural_points(-1) == "−1 point"
+    assert plural_points(1) == "1 point"
+    assert plural_points(0) == "0 points"
+    assert plural_points(-2) == "−2 points"
+    assert plural_points(1.5) == "1.5 points"
