@@ -32,7 +32,6 @@ from typing import Any
 from bench import machine, percentile, pick_engines, write_json
 
 MAX_ACTIONS = 100_000
-PASSIVE = ("pass", "fold", "drop", "timeout", "accept")
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -46,15 +45,14 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def baseline_move(engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
-    """The rule-aware baseline: the first legal move that does something (not a pass, fold,
-    drop-out or accept) when one exists, else the first legal move; it never enforces or
-    challenges out of turn (an optional actor passes)."""
-    legal = list(engine.legal_actions(state, seat))
-    if seat not in engine.waiting_for(state):
-        return None
-    active = [a for a in legal if not any(w in repr(a).lower() for w in PASSIVE)
-              and "enforce" not in repr(a).lower() and "challenge" not in repr(a).lower()]
-    return (active or legal)[0]
+    """The game's rule-aware baseline (`engine.ai.baseline`, a one-line heuristic per game,
+    documented in its AI module), given the real state: it reads only its own hand, role or
+    rule and the table, like a player would. None for an optional actor lets the moment
+    pass."""
+    move = engine.ai.baseline(engine, state, seat, rng)
+    if move is None and seat in engine.waiting_for(state):
+        return engine.legal_actions(state, seat)[0]
+    return move
 
 
 @dataclass
@@ -65,6 +63,9 @@ class Tally:
     seat_games: Counter = field(default_factory=Counter)
     decisions: list[float] = field(default_factory=list)
     enforcement: Counter = field(default_factory=Counter)
+    # per role: [sum, count] of round wins (Suit Taboo: joker / ace) or match points
+    # (Suspense: dealer / not), for the measured seats
+    roles: dict = field(default_factory=dict)
 
 
 def _with_level(engine: Any, state: Any, level: str) -> Any:
@@ -105,8 +106,12 @@ def play(engine: Any, n: int, seed: int, seats: dict[int, str], tally: Tally) ->
                 if set(actors) <= declined:
                     raise RuntimeError(f"{engine.name}: every seat declined (seed {seed})")
                 continue
+        before = _round_record(state)
         state = engine.apply(state, seat, action).state
         declined = set()
+        after = _round_record(state)
+        if after is not None and after is not before:
+            _role_record(engine.name, after, seats, tally.roles)
     else:
         raise RuntimeError(f"{engine.name}: no end after {MAX_ACTIONS} actions (seed {seed})")
     outcome = engine.outcome(state)
@@ -119,6 +124,32 @@ def play(engine: Any, n: int, seed: int, seats: dict[int, str], tally: Tally) ->
                 tally.seat_wins[seat] += 1
     if engine.name == "hidden_rules":
         _enforcement_record(state, tally.enforcement)
+
+
+def _round_record(state: Any) -> Any:
+    """The summary a game keeps of its last round or match (a new object each time)."""
+    return getattr(state, "last_round", None) or getattr(state, "last_match", None)
+
+
+def _role_record(game: str, summary: dict, seats: dict[int, str], roles: dict) -> None:
+    """Per-role results of the measured seats: Suit Taboo round wins as the joker or an
+    ace; Suspense match points as the dealer (who sees the secret card) or not."""
+    measured = "hard" if "hard" in seats.values() else "normal"
+    for seat, kind in seats.items():
+        if kind != measured:
+            continue
+        if game == "suit_taboo":
+            line = summary["players"][seat]
+            role = "joker" if "joker" in line["role_name"] else "ace"
+            won = float(seat in summary["winners"])
+        elif game == "suspense":
+            role = "dealer" if summary["dealer"] == seat else "not dealer"
+            won = float(summary["points"][seat])
+        else:
+            return
+        total = roles.setdefault(role, [0.0, 0])
+        total[0] += won
+        total[1] += 1
 
 
 def _enforcement_record(state: Any, counter: Counter) -> None:
@@ -162,7 +193,8 @@ def run(engine: Any, n: int, opponents: str, games: int, first_seed: int) -> dic
             "seat_win_rates": {s: tally.seat_wins[s] / tally.seat_games[s]
                                for s in sorted(tally.seat_games)},
             "cpu_p95_ms": percentile(tally.decisions, 95) * 1e3 if tally.decisions else 0.0,
-            "decisions": len(tally.decisions), "enforcement": dict(tally.enforcement)}
+            "decisions": len(tally.decisions), "enforcement": dict(tally.enforcement),
+            "roles": {r: {"mean": v[0] / v[1], "n": v[1]} for r, v in sorted(tally.roles.items())}}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -200,6 +232,11 @@ def main(argv: list[str] | None = None) -> int:
                 if r["decisions"]:
                     line += f"  CPU p95 {r['cpu_p95_ms']:.1f} ms"
                 print(line, flush=True)
+                if r["roles"]:
+                    what = "round win rate" if name == "suit_taboo" else "points per match"
+                    print(f"{'':16}{what} by role: " + ", ".join(
+                        f"{role} {v['mean']:.2f} (n={v['n']})" for role, v in r["roles"].items()),
+                        flush=True)
                 if r["enforcement"]:
                     e = r["enforcement"]
                     print(f"{'':16}enforcements by the rule's holder: {e.get('own enforcements', 0)}"

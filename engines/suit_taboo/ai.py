@@ -189,13 +189,28 @@ class _Scorer:
         return score
 
 
+def _scorer(s: SuitTabooState, seat: int, legal) -> _Scorer:
+    scorer = _Scorer(s, seat)
+    scorer.can_cast = any(isinstance(a, Cast) for a in legal)
+    return scorer
+
+
+def rank(engine: SuitTabooEngine, s: SuitTabooState, seat: int, rng: random.Random) -> list:
+    """The hard level's candidates: legal moves by the scorer, best first (McNulty's
+    accusation is not searched)."""
+    legal = list(engine.legal_actions(s, seat))
+    if s.phase == "accuse":
+        return [choose_accusation(s, seat, legal)]
+    scorer = _scorer(s, seat, legal)
+    return sorted(legal, key=lambda a: -scorer.score(a))
+
+
 def choose_action(engine: SuitTabooEngine, s: SuitTabooState, seat: int,
                   rng: random.Random) -> Action:
     legal = engine.legal_actions(s, seat)
     if s.phase == "accuse":
         return choose_accusation(s, seat, legal)
-    scorer = _Scorer(s, seat)
-    scorer.can_cast = any(isinstance(a, Cast) for a in legal)
+    scorer = _scorer(s, seat, legal)
     best: list[Action] = []
     top = float("-inf")
     for a in legal:
@@ -207,6 +222,25 @@ def choose_action(engine: SuitTabooEngine, s: SuitTabooState, seat: int,
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
+def baseline(engine: SuitTabooEngine, s: SuitTabooState, seat: int, rng: random.Random
+             ) -> Action:
+    """Baseline: cast whenever it can (the most shots first), else build a catapult when it
+    has none, else take the deck's top card; drop out only when nothing else is legal, and
+    as McNulty name the first choice offered."""
+    legal = list(engine.legal_actions(s, seat))
+    casts = [a for a in legal if isinstance(a, Cast)]
+    if casts:
+        return max(casts, key=lambda a: len(a.shots))
+    builds = [a for a in legal if isinstance(a, Build)]
+    if builds and s.catapult[seat] is None:
+        return builds[0]
+    picks = [a for a in legal if isinstance(a, Pick)]
+    if picks:
+        return Pick(None) if Pick(None) in picks else picks[0]
+    others = [a for a in legal if not isinstance(a, DropOut)]
+    return (others or legal)[0]
+
+
 def timer_accusation(engine: SuitTabooEngine, s: SuitTabooState, seat: int) -> Action | None:
     """McNulty's accusation when their time runs out (the AI's best guess, no randomness)."""
     if s.phase != "accuse":
@@ -214,4 +248,5 @@ def timer_accusation(engine: SuitTabooEngine, s: SuitTabooState, seat: int) -> A
     return choose_accusation(s, seat, list(engine.legal_actions(s, seat)))
 
 
-AI = AiPlayer(choose=choose_action, timer_move=timer_accusation)
+AI = AiPlayer(choose=choose_action, timer_move=timer_accusation, rank=rank,
+              baseline=baseline)
