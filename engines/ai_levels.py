@@ -44,6 +44,8 @@ class SearchPlan:
     z: float = 1.0  # paired standard errors a move must gain over the normal move by
     # stop(start, state): the playout has gone far enough (e.g. the match is over)
     stop: Callable[[Any, Any], bool] | None = None
+    # stop when the searching seat is to move for the k-th time (0: only depth and stop)
+    my_turns: int = 0
 
 
 DEFAULT_PLAN = SearchPlan()
@@ -150,9 +152,17 @@ def _playout(engine: Engine, world: Any, seat: int, move: Any, rng: random.Rando
             return 0.0
     policy = getattr(engine.ai, "playout", None) or engine.ai.choose
     declined: set[int] = set()
+    turns = 0
+    mine = True  # the searching seat was to move at the last step (it just moved)
     for _ in range(plan.depth):
         if engine.outcome(state) is not None or (plan.stop and plan.stop(world, state)):
             break
+        waiting = seat in engine.waiting_for(state)
+        if waiting and not mine:
+            turns += 1
+            if turns == plan.my_turns:
+                break
+        mine = waiting
         actors = sorted(engine.to_act(state))
         ready = [a for a in actors if a not in declined]
         if not ready:

@@ -19,6 +19,7 @@ import random
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from engines.ai_levels import SearchPlan
 from engines.cards import make_deck
 from engines.core import AiPlayer
 from engines.hidden_rules.decks import (
@@ -386,4 +387,6 @@ def _value(rank: int) -> int:
     return VALUES[rank]
 
 
-AI = AiPlayer(choose=choose_action, rank=rank, baseline=baseline)
+# The hard level: each candidate until the seat's second turn after it, in 8 worlds.
+PLAN = SearchPlan(worlds=8, candidates=3, depth=60, my_turns=2)
+AI = AiPlayer(choose=choose_action, rank=rank, baseline=baseline, plan=PLAN)

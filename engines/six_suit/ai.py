@@ -15,6 +15,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from engines.ai_levels import SearchPlan
 from engines.core import AiPlayer
 from engines.six_suit.cards import (
     COL,
@@ -250,5 +251,7 @@ def value(engine: Any, s: SixSuitState, seat: int) -> float:
     return 0.5 + 0.5 * x / (1.0 + abs(x))
 
 
+# The hard level: each candidate until the seat's next turn, judged there by `value`.
+PLAN = SearchPlan(worlds=8, candidates=3, depth=60, my_turns=1)
 AI = AiPlayer(choose=choose_move, timer_move=timer_move, rank=rank, value=value,
-              baseline=baseline)
+              baseline=baseline, plan=PLAN)

@@ -19,6 +19,7 @@ import random
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from engines.ai_levels import SearchPlan
 from engines.cards import Card
 from engines.core import AiPlayer
 from engines.suit_taboo.rules import (
@@ -241,6 +242,20 @@ def baseline(engine: SuitTabooEngine, s: SuitTabooState, seat: int, rng: random.
     return (others or legal)[0]
 
 
+def value(engine: SuitTabooEngine, s: SuitTabooState, seat: int) -> float:
+    """An unfinished match for the hard search: round wins, plus how the round would end if
+    it were scored now (exposed or not, and by how many uncancelled penalties), against the
+    best other player. Scored in a sampled world, where every role is dealt."""
+    def standing(p: int) -> float:
+        role = s.roles[p]
+        pens = sum(penalty(c) for c, _, _ in s.doubts[p] if role.is_joker or c.suit == role.suit)
+        left = max(0, pens - len(s.shields[p]) * (2 if role.is_joker else 1))
+        return s.wins[p] + (0.5 if left == 0 else 0.0) - 0.1 * left
+
+    lead = standing(seat) - max(standing(p) for p in range(s.n) if p != seat)
+    return 0.5 + 0.5 * lead / (1.0 + abs(lead))
+
+
 def timer_accusation(engine: SuitTabooEngine, s: SuitTabooState, seat: int) -> Action | None:
     """McNulty's accusation when their time runs out (the AI's best guess, no randomness)."""
     if s.phase != "accuse":
@@ -248,5 +263,7 @@ def timer_accusation(engine: SuitTabooEngine, s: SuitTabooState, seat: int) -> A
     return choose_accusation(s, seat, list(engine.legal_actions(s, seat)))
 
 
+# The hard level: each candidate until the seat's second turn after it, in 8 worlds.
+PLAN = SearchPlan(worlds=8, candidates=3, depth=40, my_turns=2)
 AI = AiPlayer(choose=choose_action, timer_move=timer_accusation, rank=rank,
-              baseline=baseline)
+              value=value, baseline=baseline, plan=PLAN)

@@ -18,6 +18,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engines.ai_levels import SearchPlan
 from engines.core import AiPlayer
 from engines.taboo.rules import (
     JACK_RANK,
@@ -286,8 +287,14 @@ def baseline(engine: TabooEngine, state: TabooState, seat: int, rng: random.Rand
 
 
 def value(engine: TabooEngine, state: TabooState, seat: int) -> float:
-    """An unfinished game for the hard search: the score as it would stand now (points minus
-    hand), less a race term per card held, against the best other seat."""
+    """An unfinished game for the hard search. On the seat's own turn: the normal AI's
+    evaluation of its best move (the position as the seat will play it). Otherwise the
+    score as it would stand now (points minus hand), less a race term per card held,
+    against the best other seat."""
+    if state.current == seat and state.phase == TURN:
+        x = max(v for v, _ in scored(engine, state, seat)) / 20.0
+        return 0.5 + 0.5 * x / (1.0 + abs(x))
+
     def standing(k: int) -> float:
         return engine.score(state, k) - PER_CARD * len(state.hands[k])
 
@@ -305,4 +312,6 @@ def _effect_key(action: Action) -> tuple:
     return (action.kind,)
 
 
-AI = AiPlayer(choose=choose, rank=rank, value=value, baseline=baseline)
+# The hard level: each candidate until the seat's next turn, judged there by `value`.
+PLAN = SearchPlan(worlds=10, candidates=3, depth=30, my_turns=1)
+AI = AiPlayer(choose=choose, rank=rank, value=value, baseline=baseline, plan=PLAN)
