@@ -4,12 +4,16 @@
 - easy: for beginners. Half of its required moves are the normal AI's, the other half a
   uniformly random legal move; it never volunteers an optional move (such as enforcing a rule
   out of turn) that the normal AI would not make. Legal, often sensible, clearly weaker.
-- hard: flat information-set Monte Carlo. Candidate moves are the normal AI's choices over a
-  few determinizations plus a few other legal moves; each candidate is tried in the same
-  sampled worlds (`engine.determinize` of the real state: the AI never sees a hidden card),
-  followed by a playout in which every seat plays the normal policy, cut after
-  SEARCH_BUDGET / (worlds x candidates) actions and scored by `engine.ai_value`. The budget is a number of
-  simulated actions, never wall-clock time, so a decision is deterministic given its rng.
+- hard: flat information-set Monte Carlo around the normal AI. Candidates are the normal
+  AI's move and its next best ones by the game's own ranking (`AiPlayer.rank`). Each is
+  played in the same sampled worlds (`engine.determinize` of the real state: the AI never
+  sees a hidden card) with the same random streams, then every seat plays on with the
+  normal policy (or the game's cheaper `AiPlayer.playout`) until the game's horizon (the
+  seat's next turn, the end of the match, a number of actions: its `SearchPlan`), where
+  `engine.ai_value` judges it. The normal move is kept unless another one gains on it by
+  more than `z` standard errors of the paired differences. The size of the search is a
+  number of worlds, candidates and simulated actions, never wall-clock time, so a decision
+  is reproducible from its rng.
 """
 
 from __future__ import annotations

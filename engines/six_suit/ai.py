@@ -252,6 +252,6 @@ def value(engine: Any, s: SixSuitState, seat: int) -> float:
 
 
 # The hard level: each candidate until the seat's next turn, judged there by `value`.
-PLAN = SearchPlan(worlds=8, candidates=3, depth=60, my_turns=1)
+PLAN = SearchPlan(worlds=10, candidates=3, depth=60, my_turns=1)
 AI = AiPlayer(choose=choose_move, timer_move=timer_move, rank=rank, value=value,
               baseline=baseline, plan=PLAN)

@@ -263,7 +263,7 @@ def timer_accusation(engine: SuitTabooEngine, s: SuitTabooState, seat: int) -> A
     return choose_accusation(s, seat, list(engine.legal_actions(s, seat)))
 
 
-# The hard level: each candidate until the seat's second turn after it, in 8 worlds.
-PLAN = SearchPlan(worlds=8, candidates=3, depth=40, my_turns=2)
+# The hard level: each candidate until the seat's second turn after it, in 16 worlds.
+PLAN = SearchPlan(worlds=16, candidates=3, depth=40, my_turns=2)
 AI = AiPlayer(choose=choose_action, timer_move=timer_accusation, rank=rank,
               value=value, baseline=baseline, plan=PLAN)

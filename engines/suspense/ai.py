@@ -296,7 +296,7 @@ def playout_move(engine: SuspenseEngine, state: SuspenseState, seat: int,
     return choose(engine, state, seat, rng, PLAYOUT_SAMPLES)
 
 
-PLAYOUT_SAMPLES = 24
+PLAYOUT_SAMPLES = 12
 
 
 def baseline(engine: SuspenseEngine, state: SuspenseState, seat: int, rng: random.Random

@@ -313,5 +313,5 @@ def _effect_key(action: Action) -> tuple:
 
 
 # The hard level: each candidate until the seat's next turn, judged there by `value`.
-PLAN = SearchPlan(worlds=10, candidates=3, depth=30, my_turns=1)
+PLAN = SearchPlan(worlds=24, candidates=4, depth=30, my_turns=1)
 AI = AiPlayer(choose=choose, rank=rank, value=value, baseline=baseline, plan=PLAN)
