@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -452,19 +453,26 @@ class TableInteractions:
             raise TableError("The game hasn't started yet.")
         seat = self._seat(table, interaction)
         embed = render.private_embed(table, seat)
-        job = render.hand_picture_job(table, seat)  # the same state as the embed
-        picture = None
-        if await self.service.publisher.pictures.for_user(interaction.user.id,
-                                                          table.row.guild_id):
-            picture = await render.draw(job, timeout=render.INTERACTION_PICTURE_SECONDS)
-        render.show_picture(embed, picture)
+        embeds, files = [embed], []
+        jobs = [render.hand_picture_job(table, seat)]  # the same state as the embed
+        prefs = self.service.publisher.pictures
+        guild = table.row.guild_id
+        if await prefs.for_user(interaction.user.id, guild):
+            if not await prefs.server(guild):  # the channel's board is text: show it here
+                jobs.append(render.board_picture_job(table))
+            pictures = await asyncio.gather(*(
+                render.draw(job, timeout=render.INTERACTION_PICTURE_SECONDS) for job in jobs))
+            render.show_picture(embed, pictures[0])
+            if len(pictures) > 1 and pictures[1] is not None:
+                embeds.append(render.show_picture(discord.Embed(
+                    title="The table as a picture", colour=embed.colour), pictures[1]))
+            files = [render.picture_file(p) for p in pictures if p is not None]
         view = None
         if seat in table.engine.to_act(table.state):
             view = RoutedView()
             view.add_item(TableButton(table.id, "turn", str(table.version), label="Take my turn",
                                       emoji="▶️", style=discord.ButtonStyle.primary))
-        await reply(interaction, embed=embed, view=view, ephemeral=True,
-                    file=render.picture_file(picture) if picture else None)
+        await reply(interaction, embeds=embeds, view=view, ephemeral=True, files=files)
 
     def _seat(self, table: LiveTable, interaction: discord.Interaction) -> int:
         return self.service.seat_for(table, interaction.user.id)
