@@ -156,7 +156,7 @@ async def test_out_of_turn_non_player_stale_and_double_clicks(fake, world, bots,
     shown = [v.text for v in first.message.versions()] + [first.text, again.text]
     shown += [m.text for m in fake.ephemerals(mover)]
     assert any("out of date" in t for t in shown), shown
-    await fake.settle()
+    await d.synced()  # the new board is out (settle() alone can return first)
     assert not board.deleted and d.board() is not board
     old_turn_button = await fake.click(mover, board, d.custom_id(board, "Take my turn"))
     assert old_turn_button.ephemeral and ("out of date" in old_turn_button.text

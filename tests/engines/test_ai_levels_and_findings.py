@@ -220,6 +220,9 @@ def test_levels_finish_games(name, level):
 
 
 @pytest.mark.parametrize("name", ["taboo", "six_suit", "suit_taboo", "hidden_rules"])
+# CPU-bound, not waiting (Suit Taboo: ~15 s of CPU for three hard searches a move); the
+# default timeout is for hangs, and 4 workers on a shared 2-core machine took it past 120 s
+@pytest.mark.timeout(600)
 def test_hard_is_legal_deterministic_and_finishes(name):
     engine = ENGINES[name]
 
