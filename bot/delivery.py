@@ -136,7 +136,11 @@ class Publisher:
         humans = [] if table.finished else sorted(
             s for s in table.engine.waiting_for(table.state) if not table.is_ai(s))
         key = [table.seats[s]["user_id"] for s in humans]
-        pinged = [uid for uid in key if modes.get(uid, CHANNEL) == CHANNEL]
+        # who chose DM pings but refuses the bot's DMs would hear of their turn nowhere:
+        # the board pings them in the channel instead, until a DM goes through again
+        closed = self._closed_users()
+        pinged = [uid for uid in key if modes.get(uid, CHANNEL) == CHANNEL
+                  or (modes.get(uid) == DM and uid in closed)]
         text = self._turn_text(table, key) if key else None
         embeds = render.board_embeds(table, text)
         content = {"view": render.board_view(table), "content": text,
