@@ -31,6 +31,7 @@ from bot.hooks import NEVER, by_token
 from bot.pictures import Picture
 from bot.pictures.prefs import PicturePrefs
 from bot.ratings import ordinal, rating_text, trend_text
+from bot.threads import TableThreads, archived
 from bot.ui import render
 from bot.ui.components import RematchButton, ReplayButton, RoutedView
 from bot.ui.names import pings
@@ -77,6 +78,10 @@ async def _hooked(hook: Hook, call: Awaitable[T]) -> T | object:
         raise
 
 
+MISSING_PERMISSIONS = 50013  # Discord's error code, e.g. a file without Attach Files
+NO_UPLOADS = "no_uploads"  # table meta: its channel refused a board's picture
+
+
 def _upload(picture: Picture | None) -> dict:
     """The `file=` argument that uploads a picture with a new message (nothing without one)."""
     return {"file": render.picture_file(picture)} if picture is not None else {}
@@ -95,6 +100,7 @@ class Publisher:
         self._dm_closed: set[int] | None = None
         self.pictures = PicturePrefs(service)
         self.janitor = BoardJanitor(self)  # old boards, until their delete is confirmed
+        self.threads = TableThreads(self)  # the game's own thread (bot.threads)
 
     def channel(self, table: LiveTable) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(table.row.channel_id)
@@ -103,6 +109,8 @@ class Publisher:
     async def sync(self, table: LiveTable) -> None:
         if not table.playing:
             return  # lobbies are updated by the clicks that change them
+        if self.threads.pending(table):
+            await self.threads.open(table)  # before the first board: it goes in there
         before = set(table.meta.get("turn_for") or [])
         waiting = [] if table.finished else [
             table.seats[s]["user_id"] for s in sorted(table.engine.waiting_for(table.state))
@@ -132,23 +140,38 @@ class Publisher:
         humans = [] if table.finished else sorted(
             s for s in table.engine.waiting_for(table.state) if not table.is_ai(s))
         key = [table.seats[s]["user_id"] for s in humans]
-        pinged = [uid for uid in key if modes.get(uid, CHANNEL) == CHANNEL]
+        # who chose DM pings but refuses the bot's DMs would hear of their turn nowhere:
+        # the board pings them in the channel instead, until a DM goes through again
+        closed = self._closed_users()
+        pinged = [uid for uid in key if modes.get(uid, CHANNEL) == CHANNEL
+                  or (modes.get(uid) == DM and uid in closed)]
         text = self._turn_text(table, key) if key else None
         embeds = render.board_embeds(table, text)
         content = {"view": render.board_view(table), "content": text,
                    "allowed_mentions": pings(*pinged)}  # only whoever must act (/notify)
         picture = None
-        if await self.pictures.server(table.row.guild_id):
+        if not table.meta.get(NO_UPLOADS) and await self.pictures.server(table.row.guild_id):
             picture = await render.draw(render.board_picture_job(table))  # same state as text
         content["embeds"] = embeds
         if picture is not None:
             render.show_picture(embeds[-1], picture)
         fresh = set(pinged) - set(table.meta.get("turn_for") or [])
+        repost = bool(table.meta.get("turn_refresh") or (key and fresh))
         async with table.board_lock:  # (bot.board_janitor reads the channel under it)
-            if table.meta.get("turn_refresh") or (key and fresh):
-                await self._repost(table, picture, **content)
-            else:
-                await self._edit_or_post(table, picture, **content)
+            send = self._repost if repost else self._edit_or_post
+            try:
+                await send(table, picture, **content)
+            except discord.Forbidden as exc:
+                if picture is None or exc.code != MISSING_PERMISSIONS:
+                    raise
+                # Attach Files denied in the channel: Discord refuses the whole message,
+                # and the board's text is complete without its picture (a table paused
+                # for "can't post" here would be wrong: text boards go through)
+                content["embeds"] = render.board_embeds(table, text)
+                await send(table, None, **content)
+                table.meta[NO_UPLOADS] = True
+                log.warning("table %s: its channel refuses uploads (Attach Files): boards "
+                            "go without pictures", table.id)
             table.meta["turn_for"] = key
             table.meta.pop("turn_refresh", None)
 
@@ -193,6 +216,13 @@ class Publisher:
                 return
             except discord.NotFound:
                 table.row.board_message_id = None
+            except discord.HTTPException as exc:
+                if not archived(exc):
+                    raise
+                # someone archived the game's thread: an edit there is refused, a new
+                # message reopens it (bot.threads); the old board goes as on a repost
+                await self._repost(table, picture, **content)
+                return
         table.row.board_message_id = await self._post_board(table, picture, **content)
 
     def _board_hook(self, table: LiveTable) -> Hook | None:
@@ -397,7 +427,8 @@ class Publisher:
         table.meta["final_posted"] = True
         engine = table.engine
         outcome = engine.outcome(table.state)
-        channel = self.channel(table)
+        # the result goes to the lobby's channel, also when the game had its own thread
+        channel = self.bot.get_partial_messageable(table.row.parent_id or table.row.channel_id)
         safe = table.names
         names = [f"{name} (left)" if s.get("left") else name
                  for s, name in zip(table.seats, safe, strict=True)]
@@ -426,6 +457,7 @@ class Publisher:
             view.add_item(ReplayButton(table.meta["match_id"]))
         await channel.send(embeds=render.result_embeds(table, embed),
                            **({"view": view} if view else {}))
+        await self.threads.close(table)
 
     async def _rating_lines(self, table: LiveTable) -> str:
         """How the game moved its players' ratings, for the result (where the server shows

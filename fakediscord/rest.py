@@ -23,6 +23,7 @@ from .formerrors import FormErrors
 from .httputil import ApiError, json_response, no_content, read_body
 from .limits import check_body
 from .models import (
+    ATTACH_FILES,
     CHANNEL_ANNOUNCEMENT_THREAD,
     CHANNEL_DM,
     CHANNEL_GUILD_ANNOUNCEMENT,
@@ -800,11 +801,20 @@ class RestMixin(WorldMixin):
         elif channel.bot_denied & SEND_MESSAGES:
             raise ApiError(403, 50013, "Missing Permissions")
 
+    def _check_can_upload(self, channel: Channel, files: list[JSON]) -> None:
+        """Uploading files in a server channel takes Attach Files (topics/permissions.mdx:
+        "Allows for uploading images and files"); without it Discord refuses the whole
+        message, 403 Missing Permissions (50013)."""
+        if (files and channel.type != CHANNEL_DM
+                and not self.bot_permissions(channel) & ATTACH_FILES):
+            raise ApiError(403, 50013, "Missing Permissions")
+
     async def _post_message(
         self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
     ) -> web.Response:
         channel = self._channel_or_404(m["channel"])
         self._check_can_send(channel)
+        self._check_can_upload(channel, files)
         body = body or {}
         if not (
             body.get("content")
@@ -899,6 +909,7 @@ class RestMixin(WorldMixin):
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         if channel.is_thread:
             self._check_thread_writable(channel, edit=True)
+        self._check_can_upload(channel, files)
         message.apply_edit(body or {}, self.new_attachments(body, files, created=False))
         self._broadcast_message("MESSAGE_UPDATE", message)
         return json_response(message.payload())

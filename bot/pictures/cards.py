@@ -146,6 +146,14 @@ def back(w: int, h: int) -> Image.Image:
     return _done(plain, w, h)
 
 
+@lru_cache(maxsize=16)
+def edge(w: int, h: int) -> Image.Image:
+    """A covered card as its edge shows under a pile: a plain face with the card border (the
+    covered card's face is not what the pile shows)."""
+    image, _ = _blank(w, h, (214, 210, 198))
+    return _done(image, w, h)
+
+
 @lru_cache(maxsize=64)
 def slot(w: int, h: int, text: str = "") -> Image.Image:
     """An empty place (no card there): a faint outline, optionally with a word in it."""

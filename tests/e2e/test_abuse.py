@@ -253,15 +253,13 @@ async def test_a_human_the_ai_replaced_gets_the_result(fake, world, bots):
         if d.table is None:
             break
     assert d.table is None, "the game did not finish"
-    await fake.settle()
+    result = await d.result_posted()
     stats = await bot.storage.player_stats(world.guild.id, world.alice.id)
     assert [(s.game, s.played) for s in stats] == [("suspense", 1)]
     match = (await bot.storage.recent_matches(world.guild.id))[0]
     alice = next(p for p in match["players"] if p["user_id"] == world.alice.id)
     assert alice["replaced"]
     assert stats[0].wins == int(alice["seat"] in match["winners"])
-    result = next(m for m in reversed(fake.channel_messages(world.channel))
-                  if "game over" in m.text)
     assert "An AI finished the game for alice" in result.text
     assert "counts as theirs" in result.text
 
@@ -429,3 +427,20 @@ async def test_taboo_echoes_a_typed_card_short_and_in_a_code_span_it_cannot_brea
         await d.take_turn(user)
         await d.synced()
     assert tried == {"play", "place"}, tried
+
+
+async def test_two_players_with_the_same_display_name_are_told_apart(fake, world, bots):
+    """Discord display names are not unique: two members called "Alex" at one table made
+    every board line ("Alex — 0 pts", "Alex plays ⚪3") and every history line ambiguous.
+    Each gets their seat number while the names clash."""
+    await bots.start()
+    first, second = fake.add_user("Alex"), fake.add_user("alex")
+    for user in (first, second):
+        fake.add_member(world.guild, user)
+    d = TableDriver(fake, world, bots, "suspense")
+    await d.open(first, [second], options="points_target=2")
+    await d.play_to_end(pause_after=3)
+    board = d.board_versions()[-1].text
+    assert "**Alex \\(1\\)**" in board and "**alex \\(2\\)**" in board, board
+    history = await d.history()
+    assert "Alex \\(1\\) plays" in history and "alex \\(2\\) plays" in history, history

@@ -126,7 +126,8 @@ def test_every_character_the_pictures_write_is_in_the_shipped_font(monkeypatch):
 def test_six_suit_board_shows_each_top_card_in_its_place():
     """Structural check of a whole board: every pile's region holds that pile's top card
     (the cached sprite laid on the panel), differs from its neighbour when the cards
-    differ, and no region shows a card back (no pile is hidden)."""
+    differ, and no region shows a card back (no pile is hidden); under a pile that covers
+    cards their edges and the count are drawn, under one that covers none only panel."""
     from bot.pictures import theme
     from bot.pictures.canvas import PAD, flat
     from cogs.six_suit import pictures as six
@@ -140,7 +141,7 @@ def test_six_suit_board_shows_each_top_card_in_its_place():
         return flat(sprite, theme.PANEL).convert("RGB")
 
     back = as_shown(cards.back(six.CW, six.CH))
-    seen = 0
+    seen = deep = 0
     for k, seat in enumerate(view["seats"]):  # solo game: seats in order, two columns
         if not seat["alive"]:
             continue
@@ -151,12 +152,18 @@ def test_six_suit_board_shows_each_top_card_in_its_place():
                    for p in range(6)]
         for p, region in enumerate(regions):
             expected = as_shown(six._sprite(seat["piles"][p], six.CW, six.CH))
-            assert ImageChops.difference(region, expected).getbbox() is None
+            body = (0, 0, six.CW, six.CH - 8)  # (a deep pile's corners lie on card edges)
+            assert ImageChops.difference(region.crop(body), expected.crop(body)).getbbox() is None
+            below = image.crop((x0 + p * (six.CW + six.GAP), y0 + six.CH + 1,
+                                x0 + p * (six.CW + six.GAP) + six.CW, y0 + six.PILE_H))
+            drawn = {c for _, c in below.getcolors(1 << 16)} != {theme.PANEL}
+            assert drawn == bool(seat["depth"][p]), (k, p, seat["depth"])
             assert ImageChops.difference(region, back).getbbox() is not None
             if p and seat["piles"][p] != seat["piles"][p - 1]:
                 assert ImageChops.difference(region, regions[p - 1]).getbbox() is not None
             seen += 1
-    assert seen >= 6
+            deep += bool(seat["depth"][p])
+    assert seen >= 6 and deep >= 3
 
 
 @pytest.mark.parametrize("game", [g for g in GAMES if g != "six_suit"])
