@@ -109,6 +109,12 @@ class Publisher:
     async def sync(self, table: LiveTable) -> None:
         if not table.playing:
             return  # lobbies are updated by the clicks that change them
+        # What this sync delivers at least. A move saved while it runs is delivered by the
+        # next sync (the table is dirty again); until then `delivered_version` must not
+        # claim it: a process killed in between would have its replacement trust a board
+        # one move behind the database and never send it (bench.failover found boards
+        # stuck so after a kill -9).
+        version = table.version
         if self.threads.pending(table):
             await self.threads.open(table)  # before the first board: it goes in there
         before = set(table.meta.get("turn_for") or [])
@@ -123,7 +129,7 @@ class Publisher:
         if table.finished:
             await self._final(table)
             return
-        table.meta["delivered_version"] = table.version
+        table.meta["delivered_version"] = version
         self.service.meta_changed(table)
 
     async def _board(self, table: LiveTable, modes: dict[int, str]) -> None:
