@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from bot.replay.record import note_entry
 from bot.storage import TableRow
 from bot.tables.settings import TableSettings
-from bot.ui.names import clean_name, safe_name
+from bot.ui.names import seat_names
 from bot.ui.text import shown
 from engines.core import Engine, Event
 
@@ -25,7 +25,8 @@ LOG_LENGTH = 4  # the board's Recent lines (bot.ui.render.RECENT_LINES); all are
 # are kept (see LiveTable.adopt).
 DELIVERY_META = ("turn_for", "turn_refresh", "private_sent", "private_shown", "dm_failed",
                  "dm_closed", "dm_told", "delivered_version", "final_posted",
-                 "turn_message_id", "stale_boards", "board_scans", "no_uploads")
+                 "turn_message_id", "stale_boards", "board_scans", "no_uploads",
+                 "thread_failed", "thread_closed")
 
 
 def _clone(value: Any) -> Any:
@@ -95,6 +96,9 @@ class LiveTable:
                 draft.meta[key] = self.meta[key]
             else:
                 draft.meta.pop(key, None)
+        # where the game is played is the delivery task's (bot.threads moves it to its thread)
+        stale = stale or draft.row.channel_id != self.row.channel_id
+        draft.row.channel_id = self.row.channel_id
         if draft.row.board_message_id == draft.base_board_message_id:  # the change kept it
             stale = stale or draft.row.board_message_id != self.row.board_message_id
             draft.row.board_message_id = self.row.board_message_id
@@ -134,9 +138,8 @@ class LiveTable:
     def places(self) -> frozenset[int]:
         """The channels this table's buttons and menus may be used in: its lobby's channel
         and the channel its game is played in (a thread of the lobby's channel when the
-        game has one: `parent_id` is then the lobby's channel)."""
-        return frozenset({self.row.channel_id,
-                          int(self.meta.get("parent_id") or self.row.channel_id)})
+        game has one, bot.threads)."""
+        return frozenset({self.row.channel_id, self.row.parent_id or self.row.channel_id})
 
     @property
     def paused(self) -> str | None:
@@ -167,13 +170,13 @@ class LiveTable:
     @property
     def names(self) -> list[str]:
         """Seat names escaped for markdown and mentions: for message text and embeds."""
-        return [safe_name(s["name"]) for s in self.seats]
+        return seat_names([s["name"] for s in self.seats], markdown=True)
 
     @property
     def plain_names(self) -> list[str]:
         """Seat names as shown where Discord renders no markdown (button and select labels,
         autocomplete choices, footers) and for matching what someone typed."""
-        return [clean_name(s["name"]) for s in self.seats]
+        return seat_names([s["name"] for s in self.seats], markdown=False)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat this user plays (not one they left: an AI plays it now)."""

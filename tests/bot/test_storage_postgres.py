@@ -145,8 +145,10 @@ async def test_a_silently_dead_session_is_found_by_the_watchdog(url, monkeypatch
     lost = asyncio.Event()
     store.on_lost(lost.set)
     try:
-        # the session is there but no longer holds the shard (as after a failover)
-        await store._db._writer.execute("SELECT pg_advisory_unlock_all()")
+        # the session is there but no longer holds the shard (as after a failover); under
+        # the write lock, as the watchdog's checks on that session every 50 ms take it
+        async with store._write:
+            await store._db._writer.execute("SELECT pg_advisory_unlock_all()")
         await asyncio.wait_for(lost.wait(), 10)
     finally:
         await store.close()

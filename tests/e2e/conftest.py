@@ -82,6 +82,9 @@ class BotRunner:
                       rest_requests_per_second=0,
                       # tests click fast on purpose; test_abuse checks the cooldowns
                       command_cooldown=0,
+                      # games in their lobby's channel, where these tests look for them;
+                      # tests/e2e/test_threads.py plays them in threads (the default)
+                      threads=False,
                       # drawing a picture happens off the REST path, so settle() could
                       # return before a picture-carrying message went out on a busy
                       # machine: pictures are tested in test_pictures.py (synced waits)

@@ -100,9 +100,22 @@ class TableDriver:
     def bot(self):
         return self.bots.current
 
+    # where the game is played once started: its thread (bot.threads) or the lobby's channel
+    game_channel: object = None
+
     @property
     def channel(self):
-        return self.world.channel
+        """The lobby's channel, then the channel or thread the game is played in."""
+        table = self.table if self.table_id is not None and self.bot else None
+        if table is not None and table.row.channel_id in self.fake.channels:
+            self.game_channel = self.fake.channels[table.row.channel_id]
+        return self.game_channel or self.world.channel
+
+    @property
+    def thread(self):
+        """The game's thread (None while it has none)."""
+        channel = self.channel
+        return channel if channel.is_thread else None
 
     # ------------------------------------------------------------------ finding things
     def message_with(self, custom_id_part: str, channel=None) -> Message:
@@ -299,7 +312,9 @@ class TableDriver:
     def results(self) -> list[Message]:
         """The result messages ("… — game over") posted in the channel since this table's
         lobby, oldest first."""
-        return [m for m in self.fake.channel_messages(self.channel)
+        lobby = self.fake.messages.get(self.lobby_id)
+        where = lobby.channel_id if lobby is not None else self.world.channel.id
+        return [m for m in self.fake.channel_messages(where)  # the lobby's, not a thread
                 if m.id > self.lobby_id and "game over" in m.text]
 
     async def result_posted(self, timeout: float = 30) -> Message:
