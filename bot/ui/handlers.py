@@ -151,7 +151,7 @@ class TableInteractions:
             names = ", ".join(table.names)
             where = ("The game opens in its own thread of this message." if place == THREAD
                      else "The board is below." + (
-                         f" It is played here in the channel: I couldn't open a thread for "
+                         f" It is played right here: I couldn't open a thread for "
                          f"it ({refusal})." if refusal else ""))
             await interaction.response.edit_message(
                 content=f"▶️ **{table.engine.title}** has started with {names}. {where}",
