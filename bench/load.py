@@ -230,7 +230,8 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
     from fakediscord import FakeDiscord
 
     database, processes, deliveries = setup
-    fake = await FakeDiscord(timeout=args.timeout).start()
+    fake = await FakeDiscord(timeout=args.timeout,
+                             rate_limits=not args.no_rate_limits).start()
     fake.keep_uploads = False  # thousands of pictures: keep names and sizes, not bytes
     guilds = guilds_on_shards(fake, processes) if processes > 1 else [fake.add_guild("Bench Club")]
     name = f"{n}-{database}{processes}-{deliveries}-{synchronous.lower()}"
@@ -466,7 +467,10 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
                 "invalid": invalid_requests(fake, mark),
                 "board_posts": board_posts(fake, mark),
             }
-            fake.disable_rate_limits()
+            if args.no_rate_limits:
+                fake.disable_rate_limits()
+            else:  # back to Discord's documented shape for the next size
+                fake.enforce_rate_limits()
             q = result["limits"]
             print(f"  limits: {moves} moves in {limit_s:.0f}s ({q['moves_per_s']:.1f}/s), "
                   f"429s: {q['total_429']} (global {q['global_429']}, per route "
@@ -740,6 +744,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--closed-dms", type=float, default=0.1,
                         help="share of players whose DMs are closed (0.1): the bot's DM to "
                         "them is refused with 403, an invalid request Discord counts")
+    parser.add_argument("--no-rate-limits", action="store_true",
+                        help="serve setup and play without Discord's rate limits (the fake "
+                        "enforces them by default, as Discord does): the bot's own capacity, "
+                        "not what Discord lets it do; the limits phase still enforces them")
     parser.add_argument("--per-route", type=int, default=5)
     parser.add_argument("--per-seconds", type=float, default=5.0)
     parser.add_argument("--global-per-second", type=int, default=50)
