@@ -104,6 +104,10 @@ async def _hooked(hook: Hook, call: Awaitable[T]) -> T | object:
         raise
 
 
+MISSING_PERMISSIONS = 50013  # Discord's error code, e.g. a file without Attach Files
+NO_UPLOADS = "no_uploads"  # table meta: its channel refused a board's picture
+
+
 def _upload(picture: Picture | None) -> dict:
     """The `file=` argument that uploads a picture with a new message (nothing without one)."""
     return {"file": render.picture_file(picture)} if picture is not None else {}
@@ -161,17 +165,28 @@ class Publisher:
         content = {"view": render.board_view(table), "content": text,
                    "allowed_mentions": pings(*pinged)}  # only whoever must act (/notify)
         picture = None
-        if await self.pictures.server(table.row.guild_id):
+        if not table.meta.get(NO_UPLOADS) and await self.pictures.server(table.row.guild_id):
             picture = await render.draw(render.board_picture_job(table))  # same state as text
         content["embeds"] = embeds
         if picture is not None:
             render.show_picture(embeds[-1], picture)
         fresh = set(pinged) - set(table.meta.get("turn_for") or [])
+        repost = bool(table.meta.get("turn_refresh") or (key and fresh))
         async with table.board_lock:  # (bot.board_janitor reads the channel under it)
-            if table.meta.get("turn_refresh") or (key and fresh):
-                await self._repost(table, picture, **content)
-            else:
-                await self._edit_or_post(table, picture, **content)
+            send = self._repost if repost else self._edit_or_post
+            try:
+                await send(table, picture, **content)
+            except discord.Forbidden as exc:
+                if picture is None or exc.code != MISSING_PERMISSIONS:
+                    raise
+                # Attach Files denied in the channel: Discord refuses the whole message,
+                # and the board's text is complete without its picture (a table paused
+                # for "can't post" here would be wrong: text boards go through)
+                content["embeds"] = render.board_embeds(table, text)
+                await send(table, None, **content)
+                table.meta[NO_UPLOADS] = True
+                log.warning("table %s: its channel refuses uploads (Attach Files): boards "
+                            "go without pictures", table.id)
             table.meta["turn_for"] = key
             table.meta.pop("turn_refresh", None)
 

@@ -54,12 +54,27 @@ class GameCog(commands.GroupCog):
                              "the game's board.")
         table = self.bot.tables.in_channel(interaction.channel_id)
         if table is None or table.engine.name != self.ui.engine.name:
+            elsewhere = self._my_table_elsewhere(interaction)
+            if elsewhere is not None:
+                raise TableError(f"Your {self.ui.engine.title} game is in "
+                                 f"<#{elsewhere.row.channel_id}>: use `/{self.ui.command}` "
+                                 "there, or the buttons on its board.")
             raise TableError(f"There's no {self.ui.engine.title} table in this channel. Start "
                              f"one with `/{self.ui.command} new`.")
         if playing and not table.playing:
             raise TableError("The game hasn't started yet — the host presses **Start** in the "
                              "lobby.")
         return table
+
+    def _my_table_elsewhere(self, interaction: discord.Interaction) -> LiveTable | None:
+        """A table of this game on this server where the member sits (the newest), for a
+        command typed in the wrong channel: "start one with /… new" would send them to
+        open a second game instead of to the one they are playing."""
+        found = [t for t in self.bot.tables.live.values()
+                 if t.row.guild_id == interaction.guild_id
+                 and t.engine.name == self.ui.engine.name
+                 and t.seat_of(interaction.user.id) is not None]
+        return max(found, key=lambda t: t.id, default=None)
 
     def my_seat(self, table: LiveTable, interaction: discord.Interaction) -> int:
         return self.bot.tables.seat_for(table, interaction.user.id)

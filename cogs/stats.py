@@ -24,7 +24,7 @@ def _points(value: float) -> str:
 
 
 def plural_points(value: float) -> str:
-    return f"{_points(value)} point{'' if value == 1 else 's'}"
+    return f"{_points(value)} point{'' if abs(value) == 1 else 's'}"
 
 
 def _rank(index: int, wins: int) -> str:

@@ -248,7 +248,7 @@ class DriverMixin(InteractionsMixin):
 
     # -- internals -------------------------------------------------------------------------
     def _context(
-        self, user: User, channel: Channel | None, dm: bool
+        self, user: User, channel: Channel | None, dm: bool, *, component: bool = False
     ) -> tuple[Channel, Guild | None]:
         if dm:
             return self.dm_channel(user), None
@@ -272,6 +272,12 @@ class DriverMixin(InteractionsMixin):
         assert channel.guild is not None
         if user.id not in channel.guild.members:
             raise FakeDiscordError(f"{user.name} is not a member of guild {channel.guild.name!r}")
+        if channel.is_thread and channel.archived and not component:
+            # topics/threads.mdx: users cannot use application commands in archived threads
+            raise FakeDiscordError(f"#{channel.name} is an archived thread: Discord's client "
+                                   "offers no commands there")
+        if channel.id not in self.channels:
+            raise FakeDiscordError(f"#{channel.name} was deleted")
         return channel, channel.guild
 
     def _new_pending(
@@ -429,8 +435,11 @@ class DriverMixin(InteractionsMixin):
     async def _component_interaction(
         self, user: User, message: Message, comp: JSON, extra: JSON, timeout: float | None
     ) -> InteractionResult:
-        channel = self.channels[message.channel_id]
-        channel, guild = self._context(user, channel, channel.type == CHANNEL_DM)
+        channel = self.channels.get(message.channel_id)
+        if channel is None:
+            raise FakeDiscordError(f"message {message.id}'s channel was deleted")
+        channel, guild = self._context(user, channel, channel.type == CHANNEL_DM,
+                                       component=True)
         pending = self._new_pending(
             INTERACTION_COMPONENT, user, channel, guild, f"component {comp['custom_id']!r}", message
         )
@@ -461,7 +470,7 @@ class DriverMixin(InteractionsMixin):
                 guild={"id": str(guild.id), "locale": "en-US", "features": []},
                 guild_locale="en-US",
                 member=member.payload(with_permissions=True),
-                app_permissions=str(me.permissions & ~channel.bot_denied if me else 0),
+                app_permissions=str(self.bot_permissions(channel) if me else 0),
                 context=0,
                 authorizing_integration_owners={"0": str(guild.id)},
             )

@@ -267,6 +267,8 @@ class InteractionsMixin(RestMixin):
             message = original
         else:
             ephemeral = bool(int(body.get("flags") or 0) & EPHEMERAL)
+            if not ephemeral:
+                self._check_hook_channel(pending.channel, edit=False)
             message = self.new_message(
                 pending.channel,
                 self.bot_user,
@@ -296,6 +298,15 @@ class InteractionsMixin(RestMixin):
             return json_response(message.payload())
         return no_content()
 
+    def _check_hook_channel(self, channel: Channel, *, edit: bool) -> None:
+        """A public message by token goes where the interaction was: a deleted channel or
+        thread takes none (404 / 10003), a thread only what it takes from the bot
+        (RestMixin._check_thread_writable: archived, locked)."""
+        if channel.id not in self.channels:
+            raise ApiError(404, 10003, "Unknown Channel")
+        if channel.is_thread:
+            self._check_thread_writable(channel, edit=edit)
+
     async def _get_hook_message(
         self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
     ) -> web.Response:
@@ -307,6 +318,8 @@ class InteractionsMixin(RestMixin):
     ) -> web.Response:
         pending = self._hook_interaction(m)
         message = self._hook_message(pending, m["mid"])
+        if message.ephemeral_for is None:
+            self._check_hook_channel(pending.channel, edit=True)
         message.apply_edit(body or {}, self.new_attachments(body, files, created=False))
         message.flags &= ~LOADING
         pending.touches += 1

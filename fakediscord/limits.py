@@ -188,6 +188,10 @@ def check_embeds(embeds: list[Any], at: Path, errors: FormErrors) -> None:
                 if not isinstance(field, dict):
                     continue
                 name, value = _embed_text(field.get("name")), _embed_text(field.get("value"))
+                for key, text in (("name", name), ("value", value)):
+                    if not text:  # Discord trims it first: blank is missing
+                        errors.add((*at, i, "fields", j, key), "BASE_TYPE_REQUIRED",
+                                   "This field is required")
                 _too_long(errors, (*at, i, "fields", j, "name"), name, FIELD_NAME_MAX)
                 _too_long(errors, (*at, i, "fields", j, "value"), value, FIELD_VALUE_MAX)
                 total += len(name) + len(value)

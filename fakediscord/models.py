@@ -33,6 +33,9 @@ ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
 USE_EXTERNAL_EMOJIS = 1 << 18
 USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
 ALL_PERMISSIONS = (1 << 51) - 1
 
@@ -47,6 +50,8 @@ DEFAULT_EVERYONE_PERMISSIONS = (
     | READ_MESSAGE_HISTORY
     | USE_EXTERNAL_EMOJIS
     | USE_APPLICATION_COMMANDS
+    | CREATE_PUBLIC_THREADS
+    | CREATE_PRIVATE_THREADS
     | SEND_MESSAGES_IN_THREADS
 )
 #: What the bot's managed role grants (what an invite link with sane scopes would ask for).
@@ -57,6 +62,16 @@ LOADING = 1 << 7
 
 CHANNEL_GUILD_TEXT = 0
 CHANNEL_DM = 1
+CHANNEL_GUILD_VOICE = 2
+CHANNEL_GUILD_ANNOUNCEMENT = 5
+CHANNEL_ANNOUNCEMENT_THREAD = 10
+CHANNEL_PUBLIC_THREAD = 11
+CHANNEL_PRIVATE_THREAD = 12
+THREAD_TYPES = (CHANNEL_ANNOUNCEMENT_THREAD, CHANNEL_PUBLIC_THREAD, CHANNEL_PRIVATE_THREAD)
+#: channel.mdx, Thread Metadata: the only auto_archive_duration values (minutes)
+AUTO_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
+#: message.mdx, message flags: "this message has an associated thread, with the same id"
+HAS_THREAD = 1 << 5
 
 
 def iso_now() -> str:
@@ -156,7 +171,8 @@ class Member:
 
 @dataclass(eq=False)
 class Channel:
-    """A guild text channel (type 0) or a DM channel (type 1, ``recipient`` set)."""
+    """A guild text channel (type 0), a DM channel (type 1, ``recipient`` set), or a thread
+    (types 10-12: ``parent`` is the channel it was made in; topics/threads.mdx)."""
 
     id: int
     name: str
@@ -166,8 +182,39 @@ class Channel:
     recipient: User | None = None
     #: Permissions a channel overwrite denies the bot here (see ``FakeDiscord.deny_bot``).
     bot_denied: int = 0
+    # -- threads only --------------------------------------------------------------------
+    parent: Channel | None = None
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archive_timestamp: str = field(default_factory=iso_now)
+    create_timestamp: str = field(default_factory=iso_now)
+    #: user id -> join timestamp (thread members; the creator joins on creation)
+    members: dict[int, str] = field(default_factory=dict)
+    message_count: int = 0
+    total_message_sent: int = 0
 
-    def payload(self) -> JSON:
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
+
+    @property
+    def denied(self) -> int:
+        """What overwrites deny the bot here: a thread inherits its parent channel's
+        (permissions.mdx, Inherited Permissions (Threads))."""
+        return self.bot_denied | (self.parent.denied if self.parent is not None else 0)
+
+    def thread_member(self, user_id: int) -> JSON | None:
+        joined = self.members.get(user_id)
+        if joined is None:
+            return None
+        return {"id": str(self.id), "user_id": str(user_id), "join_timestamp": joined,
+                "flags": 0}
+
+    def payload(self, *, member_of: int | None = None) -> JSON:
+        """The channel object; for a thread, ``member_of`` (the bot's id) adds its thread
+        member object when it has joined (channel.mdx, Get Channel)."""
         if self.type == CHANNEL_DM:
             assert self.recipient is not None
             return {
@@ -178,6 +225,34 @@ class Channel:
                 "flags": 0,
             }
         assert self.guild is not None
+        if self.is_thread:
+            assert self.parent is not None
+            data: JSON = {
+                "id": str(self.id),
+                "type": self.type,
+                "guild_id": str(self.guild.id),
+                "parent_id": str(self.parent.id),
+                "owner_id": str(self.owner_id),
+                "name": self.name,
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "flags": 0,
+                "message_count": self.message_count,
+                "member_count": min(50, len(self.members)),
+                "total_message_sent": self.total_message_sent,
+                "thread_metadata": {
+                    "archived": self.archived,
+                    "archive_timestamp": self.archive_timestamp,
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "locked": self.locked,
+                    "create_timestamp": self.create_timestamp,
+                },
+            }
+            if self.type == CHANNEL_PRIVATE_THREAD:
+                data["thread_metadata"]["invitable"] = True
+            if member_of is not None and (member := self.thread_member(member_of)):
+                data["member"] = member
+            return data
         return {
             "id": str(self.id),
             "type": self.type,
@@ -209,6 +284,8 @@ class Guild:
     roles: list[Role] = field(default_factory=list)
     channels: list[Channel] = field(default_factory=list)
     members: dict[int, Member] = field(default_factory=dict)
+    #: threads of its channels (GUILD_CREATE sends the active ones apart from channels)
+    threads: list[Channel] = field(default_factory=list)
 
     def role_named(self, name: str, permissions: int) -> Role:
         """Get or create a role by name (used for the manage_guild / administrator shortcuts)."""
@@ -259,7 +336,9 @@ class Guild:
             "member_count": len(self.members),
             "joined_at": iso_now(),
             "channels": [c.payload() for c in self.channels],
-            "threads": [],
+            # events/gateway-events.mdx, Guild Create: the active threads (archived ones
+            # are not synced up front; topics/threads.mdx)
+            "threads": [t.payload() for t in self.threads if not t.archived],
             "voice_states": [],
             "presences": [],
             "stage_instances": [],
@@ -319,6 +398,8 @@ class Message:
     type: int = 0
     #: The ``nonce`` the message was created with (Create Message), echoed back as Discord does.
     nonce: str | None = None
+    #: The thread started from this message (Start Thread from Message; same id)
+    thread: Channel | None = None
 
     @property
     def text(self) -> str:
@@ -438,6 +519,9 @@ class Message:
             data["interaction_metadata"] = self.interaction_metadata
         if self.nonce is not None:
             data["nonce"] = self.nonce
+        if self.thread is not None:
+            data["thread"] = self.thread.payload()
+            data["flags"] = self.flags | HAS_THREAD
         return data
 
 

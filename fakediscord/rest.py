@@ -23,15 +23,27 @@ from .formerrors import FormErrors
 from .httputil import ApiError, json_response, no_content, read_body
 from .limits import CALLBACK_ROUTE, MESSAGE_ROUTES, check_body
 from .models import (
+    ATTACH_FILES,
+    CHANNEL_ANNOUNCEMENT_THREAD,
     CHANNEL_DM,
+    CHANNEL_GUILD_ANNOUNCEMENT,
+    CHANNEL_GUILD_TEXT,
+    CHANNEL_PRIVATE_THREAD,
+    CHANNEL_PUBLIC_THREAD,
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
     EPHEMERAL,
+    MANAGE_CHANNELS,
+    MANAGE_THREADS,
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
     VIEW_CHANNEL,
     Call,
     Channel,
     Message,
     User,
+    iso_now,
 )
 from .normalize import normalize_components, normalize_embeds
 from .ratelimit import Injection, RateLimiter, route_template
@@ -122,6 +134,11 @@ class RestMixin(WorldMixin):
             ("POST", r"/users/@me/channels", self._create_dm),
             ("GET", r"/users/(?P<user>\d+)", self._get_user),
             ("GET", r"/channels/(?P<channel>\d+)", self._get_channel),
+            ("PATCH", r"/channels/(?P<channel>\d+)", self._modify_channel),
+            ("POST", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)/threads",
+             self._thread_from_message),
+            ("POST", r"/channels/(?P<channel>\d+)/threads", self._thread_without_message),
+            ("PUT", r"/channels/(?P<channel>\d+)/thread-members/@me", self._join_thread),
             ("POST", r"/channels/(?P<channel>\d+)/typing", self._typing),
             ("GET", r"/channels/(?P<channel>\d+)/messages", self._list_messages),
             ("POST", r"/channels/(?P<channel>\d+)/messages", self._post_message),
@@ -382,7 +399,7 @@ class RestMixin(WorldMixin):
         channel = self.channels.get(int(cid))
         if channel is None:
             raise ApiError(404, 10003, "Unknown Channel")
-        if channel.bot_denied & VIEW_CHANNEL:
+        if channel.denied & VIEW_CHANNEL:
             raise ApiError(403, 50001, "Missing Access")
         return channel
 
@@ -610,7 +627,154 @@ class RestMixin(WorldMixin):
     async def _get_channel(
         self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
     ) -> web.Response:
-        return json_response(self._channel_or_404(m["channel"]).payload())
+        # channel.mdx, Get Channel: a thread comes with the bot's thread member object
+        return json_response(self._channel_or_404(m["channel"]).payload(
+            member_of=self.bot_user.id))
+
+    # -- threads (topics/threads.mdx, channel.mdx) ----------------------------------------
+    def _thread_parent(self, channel: Channel) -> int:
+        """The thread type a channel's threads get; 400 / 50024 where there can be none (a
+        thread's own threads, a voice channel's chat, a DM)."""
+        if channel.type == CHANNEL_GUILD_TEXT:
+            return CHANNEL_PUBLIC_THREAD
+        if channel.type == CHANNEL_GUILD_ANNOUNCEMENT:
+            return CHANNEL_ANNOUNCEMENT_THREAD
+        raise ApiError(400, 50024, "Cannot execute action on this channel type")
+
+    def _need(self, channel: Channel, permission: int) -> None:
+        if not self.bot_permissions(channel) & permission:
+            raise ApiError(403, 50013, "Missing Permissions")
+
+    async def _thread_from_message(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        """Start Thread from Message: a public (or announcement) thread with the message's
+        id; one per message (400 / 160004); needs Create Public Threads. Fires THREAD_CREATE
+        and MESSAGE_UPDATE of the message, which now carries the thread. As on Discord, a
+        thread made from an earlier message leaves a THREAD_CREATED note in the channel,
+        and the thread opens with a THREAD_STARTER_MESSAGE pointing at the message."""
+        channel = self._channel_or_404(m["channel"])
+        kind = self._thread_parent(channel)
+        message = self._message_or_404(channel, m["message"])
+        if message.thread is not None:
+            raise ApiError(400, 160004, "A thread has already been created for this message")
+        self._need(channel, CREATE_PUBLIC_THREADS)
+        thread = self.make_thread(channel, body["name"], self.bot_user, type=kind,
+                                  thread_id=message.id,
+                                  auto_archive_duration=body.get("auto_archive_duration")
+                                  or 1440)
+        message.thread = thread
+        self._broadcast_message("MESSAGE_UPDATE", message)
+        assert channel.guild is not None
+        where = {"guild_id": str(channel.guild.id), "channel_id": str(channel.id),
+                 "message_id": str(message.id)}
+        self._store_message(Message(
+            next_snowflake(), thread.id, message.author, type=21, guild_id=channel.guild.id,
+            message_reference={**where, "type": 0}))
+        self._store_message(Message(
+            next_snowflake(), channel.id, self.bot_user, content=thread.name, type=18,
+            guild_id=channel.guild.id,
+            message_reference={"guild_id": str(channel.guild.id),
+                               "channel_id": str(thread.id), "type": 0}))
+        return json_response(thread.payload(member_of=self.bot_user.id), 201)
+
+    async def _thread_without_message(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        """Start Thread without Message: `type` defaults to a *private* thread (channel.mdx;
+        pass 11 for a public one); public needs Create Public Threads, private Create
+        Private Threads and a text channel."""
+        channel = self._channel_or_404(m["channel"])
+        kind = self._thread_parent(channel)
+        wanted = body.get("type")
+        wanted = CHANNEL_PRIVATE_THREAD if wanted is None else int(wanted)
+        if wanted == CHANNEL_PRIVATE_THREAD:
+            if kind != CHANNEL_PUBLIC_THREAD:
+                raise ApiError(400, 50024, "Cannot execute action on this channel type")
+            self._need(channel, CREATE_PRIVATE_THREADS)
+        elif wanted == kind:
+            self._need(channel, CREATE_PUBLIC_THREADS)
+        else:
+            errors = FormErrors()
+            errors.add(["type"], "BASE_TYPE_CHOICES", f"Value must be one of {{{kind}, 12}}.")
+            errors.raise_if_any()
+        thread = self.make_thread(channel, body["name"], self.bot_user, type=wanted,
+                                  auto_archive_duration=body.get("auto_archive_duration")
+                                  or 1440)
+        return json_response(thread.payload(member_of=self.bot_user.id), 201)
+
+    async def _modify_channel(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        """Modify Channel. For a thread (topics/threads.mdx, Editing & Deleting Threads): an
+        archived thread takes only a request that unarchives it (else 400 / 50083); `locked`
+        needs Manage Threads; `name`, `archived` and `auto_archive_duration` need Manage
+        Threads or being the thread's creator; a locked thread is unarchived only with
+        Manage Threads. Names are 1-100 characters (the docs; the spec allows 0). Fires
+        THREAD_UPDATE. Other channels need Manage Channels (only `name` is emulated)."""
+        channel = self._channel_or_404(m["channel"])
+        body = body or {}
+        if channel.type == CHANNEL_DM:
+            raise ApiError(403, 50003, "Cannot execute action on a DM channel")
+        manage = bool(self.bot_permissions(channel) & MANAGE_THREADS)
+        if "name" in body and body["name"] is not None and not 1 <= len(body["name"]) <= 100:
+            errors = FormErrors()
+            errors.add(["name"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+            errors.raise_if_any()
+        if not channel.is_thread:
+            self._need(channel, MANAGE_CHANNELS)
+            if body.get("name"):
+                channel.name = body["name"]
+            self._broadcast("CHANNEL_UPDATE", channel.payload())
+            return json_response(channel.payload())
+        archived, locked = body.get("archived"), body.get("locked")
+        if channel.archived and archived is not False:
+            raise ApiError(400, 50083, "Thread is archived")
+        if locked is not None and not manage:
+            raise ApiError(403, 50013, "Missing Permissions")
+        creator = channel.owner_id == self.bot_user.id
+        renames = any(body.get(k) is not None for k in ("name", "auto_archive_duration"))
+        if (renames or archived is True) and not (manage or creator):
+            raise ApiError(403, 50013, "Missing Permissions")
+        if archived is False and channel.archived:
+            if channel.locked and not manage:
+                raise ApiError(403, 50013, "Missing Permissions")
+            if self.bot_user.id not in channel.members and not manage:
+                raise ApiError(403, 50001, "Missing Access")
+        self.update_thread(channel, archived=archived, locked=locked, name=body.get("name"),
+                           auto_archive_duration=body.get("auto_archive_duration"))
+        return json_response(channel.payload(member_of=self.bot_user.id))
+
+    async def _join_thread(
+        self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
+    ) -> web.Response:
+        """Join Thread: not in an archived thread (400 / 50083)."""
+        channel = self._channel_or_404(m["channel"])
+        if not channel.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        if channel.archived:
+            raise ApiError(400, 50083, "Thread is archived")
+        channel.members.setdefault(self.bot_user.id, iso_now())
+        return no_content()
+
+    def _check_thread_writable(self, channel: Channel, *, edit: bool) -> None:
+        """Writing in a thread (topics/threads.mdx): Send Messages in Threads, not Send
+        Messages; a locked thread takes nothing from a bot without Manage Threads (archived:
+        400 / 50083, else 403 / 160005); an archived one takes no edit (50083), while a new
+        message unarchives it (THREAD_UPDATE) and makes the bot a member."""
+        perms = self.bot_permissions(channel)
+        if not perms & SEND_MESSAGES_IN_THREADS:
+            raise ApiError(403, 50013, "Missing Permissions")
+        if channel.locked and not perms & MANAGE_THREADS:
+            if channel.archived:
+                raise ApiError(400, 50083, "Thread is archived")
+            raise ApiError(403, 160005, "Thread is locked")
+        if channel.archived:
+            if edit or channel.locked:
+                raise ApiError(400, 50083, "Thread is archived")
+            self.update_thread(channel, archived=False)
+        if not edit:
+            channel.members.setdefault(self.bot_user.id, iso_now())
 
     async def _get_guild(
         self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
@@ -666,7 +830,17 @@ class RestMixin(WorldMixin):
         assert channel.guild is not None
         if self.bot_user.id not in channel.guild.members:
             raise ApiError(403, 50001, "Missing Access")
-        if channel.bot_denied & SEND_MESSAGES:
+        if channel.is_thread:
+            self._check_thread_writable(channel, edit=False)
+        elif channel.bot_denied & SEND_MESSAGES:
+            raise ApiError(403, 50013, "Missing Permissions")
+
+    def _check_can_upload(self, channel: Channel, files: list[JSON]) -> None:
+        """Uploading files in a server channel takes Attach Files (topics/permissions.mdx:
+        "Allows for uploading images and files"); without it Discord refuses the whole
+        message, 403 Missing Permissions (50013)."""
+        if (files and channel.type != CHANNEL_DM
+                and not self.bot_permissions(channel) & ATTACH_FILES):
             raise ApiError(403, 50013, "Missing Permissions")
 
     async def _post_message(
@@ -674,6 +848,7 @@ class RestMixin(WorldMixin):
     ) -> web.Response:
         channel = self._channel_or_404(m["channel"])
         self._check_can_send(channel)
+        self._check_can_upload(channel, files)
         body = body or {}
         if not (
             body.get("content")
@@ -727,7 +902,7 @@ class RestMixin(WorldMixin):
             errors.add(["limit" if len(anchors) <= 1 else anchors[1]], "INVALID_QUERY",
                        "limit must be 1-100; before, after and around are exclusive")
             errors.raise_if_any()
-        if channel.bot_denied & READ_MESSAGE_HISTORY:
+        if channel.denied & READ_MESSAGE_HISTORY:
             return json_response([])
         msgs = list(reversed(self.channel_messages(channel)))  # newest first, like Discord
         if "before" in q:
@@ -766,6 +941,9 @@ class RestMixin(WorldMixin):
         # edited here as well - the usual way to edit them after the 15-minute token expiry.
         if message.author.id != self.bot_user.id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        if channel.is_thread:
+            self._check_thread_writable(channel, edit=True)
+        self._check_can_upload(channel, files)
         message.apply_edit(body or {}, self.new_attachments(body, files, created=False))
         self._broadcast_message("MESSAGE_UPDATE", message)
         return json_response(message.payload())
@@ -777,6 +955,10 @@ class RestMixin(WorldMixin):
         message = self._message_or_404(channel, m["message"])
         if message.author.id != self.bot_user.id and channel.type == CHANNEL_DM:
             raise ApiError(403, 50003, "Cannot execute action on a DM channel")
+        if (channel.is_thread and channel.archived and channel.locked
+                and not self.bot_permissions(channel) & MANAGE_THREADS):
+            # topics/threads.mdx, Locked Threads: deleting only while the thread is active
+            raise ApiError(400, 50083, "Thread is archived")
         message.deleted = True
         self._broadcast_message("MESSAGE_DELETE", message)
         return no_content()

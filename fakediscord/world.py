@@ -12,9 +12,12 @@ from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MEMBERS, INTENT_GUILD_
 from .models import (
     ADMINISTRATOR,
     CHANNEL_DM,
+    CHANNEL_GUILD_TEXT,
+    CHANNEL_PUBLIC_THREAD,
     DEFAULT_BOT_PERMISSIONS,
     DEFAULT_EVERYONE_PERMISSIONS,
     MANAGE_GUILD,
+    THREAD_TYPES,
     Channel,
     Guild,
     Member,
@@ -22,6 +25,7 @@ from .models import (
     Role,
     ShownModal,
     User,
+    iso_now,
 )
 from .snowflake import next_snowflake
 from .text import payload_text
@@ -83,9 +87,12 @@ class WorldMixin:
         self._broadcast("GUILD_CREATE", None, guild=guild)
         return guild
 
-    def add_channel(self, guild: Guild, name: str) -> Channel:
-        """Create a text channel in ``guild``."""
-        channel = Channel(next_snowflake(), name, guild=guild, position=len(guild.channels))
+    def add_channel(self, guild: Guild, name: str, *, type: int = CHANNEL_GUILD_TEXT
+                    ) -> Channel:
+        """Create a channel in ``guild``: a text channel unless ``type`` says otherwise (e.g.
+        ``CHANNEL_GUILD_VOICE``, whose text chat takes messages but no threads)."""
+        channel = Channel(next_snowflake(), name, type=type, guild=guild,
+                          position=len(guild.channels))
         guild.channels.append(channel)
         self.channels[channel.id] = channel
         self._channel_order[channel.id] = []
@@ -117,11 +124,76 @@ class WorldMixin:
         return member
 
     def delete_channel(self, channel: Channel) -> None:
-        """Delete a guild channel: later requests to it get 404 Unknown Channel (10003)."""
+        """Delete a guild channel or thread (a moderator's doing): later requests to it get
+        404 Unknown Channel (10003). A thread's deletion is THREAD_DELETE with the id,
+        guild_id, parent_id and type only (events/gateway-events.mdx); a channel's takes
+        its threads with it."""
         assert channel.guild is not None
+        if channel.is_thread:
+            assert channel.parent is not None
+            channel.guild.threads.remove(channel)
+            self.channels.pop(channel.id, None)
+            self._broadcast("THREAD_DELETE", {
+                "id": str(channel.id), "guild_id": str(channel.guild.id),
+                "parent_id": str(channel.parent.id), "type": channel.type})
+            return
         channel.guild.channels.remove(channel)
         self.channels.pop(channel.id, None)
+        for thread in [t for t in channel.guild.threads if t.parent is channel]:
+            channel.guild.threads.remove(thread)
+            self.channels.pop(thread.id, None)
         self._broadcast("CHANNEL_DELETE", channel.payload())
+
+    # -- threads ------------------------------------------------------------------------
+    def make_thread(self, parent: Channel, name: str, owner: User, *,
+                    type: int = CHANNEL_PUBLIC_THREAD, thread_id: int | None = None,
+                    auto_archive_duration: int = 1440) -> Channel:
+        """A thread of ``parent`` started by ``owner`` (who joins it): the REST routes and
+        tests that need one (a lobby opened inside a thread). THREAD_CREATE goes out with
+        ``newly_created`` (events/gateway-events.mdx)."""
+        assert parent.guild is not None and type in THREAD_TYPES
+        now = iso_now()
+        thread = Channel(thread_id or next_snowflake(), name, type=type, guild=parent.guild,
+                         parent=parent, owner_id=owner.id,
+                         auto_archive_duration=auto_archive_duration,
+                         archive_timestamp=now, create_timestamp=now,
+                         members={owner.id: now})
+        parent.guild.threads.append(thread)
+        self.channels[thread.id] = thread
+        self._channel_order[thread.id] = []
+        self._broadcast("THREAD_CREATE", {**thread.payload(member_of=self.bot_user.id),
+                                          "newly_created": True})
+        return thread
+
+    def update_thread(self, thread: Channel, *, archived: bool | None = None,
+                      locked: bool | None = None, name: str | None = None,
+                      auto_archive_duration: int | None = None) -> None:
+        """Change a thread as a moderator or Discord's auto-archive would (no permission
+        checks here: the REST route checks the bot's); THREAD_UPDATE goes out."""
+        assert thread.is_thread
+        if archived is not None and archived != thread.archived:
+            thread.archived = archived
+            thread.archive_timestamp = iso_now()
+        if locked is not None:
+            thread.locked = locked
+        if name is not None:
+            thread.name = name
+        if auto_archive_duration is not None:
+            thread.auto_archive_duration = auto_archive_duration
+            thread.archive_timestamp = iso_now()
+        self._broadcast("THREAD_UPDATE", thread.payload(member_of=self.bot_user.id))
+
+    def threads_of(self, channel: Channel) -> list[Channel]:
+        """The threads made in ``channel`` (active and archived), oldest first."""
+        assert channel.guild is not None
+        return [t for t in channel.guild.threads if t.parent is channel]
+
+    def bot_permissions(self, channel: Channel) -> int:
+        """The bot's permissions in a guild channel or thread: its roles' less what the
+        channel's (and a thread's parent's) overwrites deny it."""
+        assert channel.guild is not None
+        me = channel.guild.members.get(self.bot_user.id)
+        return me.permissions & ~channel.denied if me is not None else 0
 
     def deny_bot(self, channel: Channel, permissions: int) -> None:
         """A channel overwrite denying the bot ``permissions`` (e.g. ``SEND_MESSAGES``):
@@ -178,7 +250,7 @@ class WorldMixin:
         for guild in self.guilds.values():
             if user.id not in guild.members:
                 continue
-            for channel in guild.channels:
+            for channel in [*guild.channels, *guild.threads]:
                 for mid in self._channel_order.get(channel.id, []):
                     texts.extend(self.messages[mid].version_texts())
         dm = self._dm_channels.get(user.id)
@@ -204,6 +276,10 @@ class WorldMixin:
             self._ephemerals.setdefault(message.ephemeral_for.id, []).append(message)
         else:
             self._channel_order.setdefault(message.channel_id, []).append(message.id)
+            thread = self.channels.get(message.channel_id)
+            if thread is not None and thread.is_thread and message.type != 21:
+                thread.message_count += 1  # channel.mdx: the starter message not counted
+                thread.total_message_sent += 1
             self._broadcast_message("MESSAGE_CREATE", message)
         return message
 

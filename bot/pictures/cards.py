@@ -34,7 +34,7 @@ def _done(image: Image.Image, w: int, h: int) -> Image.Image:
 def _rank_text(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int,
                fill) -> float:
     """Draw a rank at the top left; returns its bottom edge."""
-    face = font(size * SCALE)
+    face = font(size * SCALE, bold=True)
     draw.text((x, y), text, font=face, fill=fill, anchor="lt")
     return y + face.getbbox(text, anchor="lt")[3]
 
@@ -56,7 +56,7 @@ def french(label: str, w: int, h: int) -> Image.Image:
     if suit is None:
         shapes.star(draw, (w * 0.2 * s, h * 0.28 * s, w * 0.8 * s, h * 0.72 * s),
                     fill=(200, 150, 0))
-        draw.text((w * s / 2, h * 0.12 * s), "JOKER", font=font(int(w * 0.2 * s)),
+        draw.text((w * s / 2, h * 0.12 * s), "JOKER", font=font(int(w * 0.2 * s), bold=True),
                   fill=theme.INK, anchor="mt")
         return _done(image, w, h)
     colour = theme.SUIT_COLOURS[suit]
@@ -94,7 +94,7 @@ def six_suit(card: int, w: int, h: int) -> Image.Image:
               outline=None)
     del outline
     draw.text((w * s / 2, h * s - pad * 0.5), theme.SIX_COLOUR_WORDS[colour],
-              font=font(int(h * 0.16 * s)), fill=theme.INK, anchor="md")
+              font=font(int(h * 0.16 * s), bold=True), fill=theme.INK, anchor="md")
     return _done(image, w, h)
 
 
@@ -114,7 +114,7 @@ def suspense(label: str, condition: str, w: int, h: int) -> Image.Image:
     number = label[1:] if kind != "❗" else "!"
     word = {"⚪": "WHITE", "⚫": "BLACK", "❗": "SPECIAL"}[kind]
     bottom = _rank_text(draw, pad, pad * 0.6, number, int(h * 0.26), ink)
-    draw.text((w * s - pad, pad), word, font=font(int(h * 0.075 * s)), fill=ink, anchor="rt")
+    draw.text((w * s - pad, pad), word, font=font(int(h * 0.075 * s), bold=True), fill=ink, anchor="rt")
     size = max(11, int(w * 0.115))
     y = bottom + pad * 0.8
     for line in wrap(condition, size * s, int(w * s - 2 * pad), max_lines=6):
@@ -144,6 +144,14 @@ def back(w: int, h: int) -> Image.Image:
                                             radius=inset / 2, outline=(230, 230, 240),
                                             width=2 * s)
     return _done(plain, w, h)
+
+
+@lru_cache(maxsize=16)
+def edge(w: int, h: int) -> Image.Image:
+    """A covered card as its edge shows under a pile: a plain face with the card border (the
+    covered card's face is not what the pile shows)."""
+    image, _ = _blank(w, h, (214, 210, 198))
+    return _done(image, w, h)
 
 
 @lru_cache(maxsize=64)

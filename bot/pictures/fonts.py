@@ -1,28 +1,33 @@
-"""The one font of every picture: Aileron Regular, shipped inside Pillow (≥ 10.1).
+"""The font of every picture: DejaVu Sans Condensed, shipped with the project.
 
-`ImageFont.load_default(size=…)` loads Pillow's bundled Aileron Regular (dot-colon, released
-into the public domain under CC0 1.0), so nothing is downloaded and no font file is added to
-the project. Its character set is limited (Latin letters, digits, punctuation): card symbols
-are drawn as shapes (`bot.pictures.shapes`), and text from users (display names) is reduced
-to the characters the font has, so a name never shows as a row of empty boxes.
+The font files live in `bot/pictures/assets/` with their licence (LICENSE-DejaVu.txt: the
+Bitstream Vera licence, DejaVu's changes in the public domain), copied unchanged from the
+fonts-dejavu-core package; nothing is downloaded. (Pillow's built-in Aileron, used before,
+comes without a licence file in the wheel and lacks ♠ ♥ ♦ ♣ ★ and arrows.) DejaVu has every
+symbol the pictures write and most scripts' letters; text from users (display names) is still
+reduced to the characters the font has, so a name never shows as a row of empty boxes.
+Card symbols on the cards themselves are drawn as shapes (`bot.pictures.shapes`): large and
+exactly the same at every size.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageFont
 
+ASSETS = Path(__file__).resolve().parent / "assets"
+REGULAR = ASSETS / "DejaVuSansCondensed.ttf"
+BOLD = ASSETS / "DejaVuSansCondensed-Bold.ttf"
 MISSING = "\uffff"  # a code point no font draws: what the font shows for a missing glyph
 
 
 @lru_cache(maxsize=64)
-def font(size: int) -> ImageFont.FreeTypeFont:
-    loaded = ImageFont.load_default(size=size)
-    if not isinstance(loaded, ImageFont.FreeTypeFont):  # Pillow built without FreeType
-        raise RuntimeError("Pictures need Pillow with FreeType (every PyPI wheel has it).")
-    return loaded
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The picture font at a size in pixels (bold for card numbers)."""
+    return ImageFont.truetype(str(BOLD if bold else REGULAR), size)
 
 
 @lru_cache(maxsize=4096)
@@ -36,11 +41,12 @@ def has_glyph(char: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def drawable(text: str, fallback: str = "") -> str:
-    """`text` with accents dropped and the characters the font lacks (emoji, most non-Latin
-    scripts) left out; `fallback` if nothing is left."""
+    """`text` without the characters the font lacks (emoji, CJK and some other scripts; an
+    accent the font cannot put on its letter is dropped, the letter kept); `fallback` if
+    nothing is left."""
     plain = unicodedata.normalize("NFKD", text)  # "é" -> "e" + accent: keep the letter
     kept = "".join(ch for ch in plain if has_glyph(ch))
-    kept = " ".join(kept.split())
+    kept = unicodedata.normalize("NFC", " ".join(kept.split()))
     return kept or fallback
 
 

@@ -45,10 +45,30 @@ def _colours() -> list[tuple[int, int, int]]:
     return colours
 
 
+COLOURS = _colours()
+
+
 def _palette_image() -> Image.Image:
     image = Image.new("P", (1, 1))
-    image.putpalette([c for colour in _colours() for c in colour])
+    image.putpalette([c for colour in COLOURS for c in colour])
     return image
 
 
 PALETTE = _palette_image()
+_INDEX: dict[tuple[int, int, int], int] = {}
+for _k, _colour in enumerate(COLOURS):
+    _INDEX.setdefault(_colour, _k)
+
+
+def index(colour) -> int:
+    """The palette entry of a theme colour (every theme colour is in the palette exactly)."""
+    return _INDEX[tuple(colour)]
+
+
+def rgb(entry: int) -> tuple[int, int, int]:
+    return COLOURS[entry]
+
+
+def to_palette(image: Image.Image) -> Image.Image:
+    """An RGB image mapped onto the shared palette (nearest colour, no dithering)."""
+    return image.quantize(palette=PALETTE, dither=Image.Dither.NONE)

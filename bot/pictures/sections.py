@@ -90,7 +90,7 @@ def _section(canvas: Canvas, s: Section, x: int, y: int, w: int, h: int, card_w:
     for k, item in enumerate(s.items):
         cx = x + 12 + (k % per_row) * (card_w + GAP)
         ry = cy + (k // per_row) * row_h
-        canvas.card(item.sprite, (cx, ry), on=theme.PANEL_DIM if s.dim else theme.PANEL)
+        canvas.card(item.sprite, (cx, ry))
         if item.badge:
             canvas.badge((cx + 4, ry + card_h - 28), item.badge, 17, fill=item.badge_fill)
         if item.caption:

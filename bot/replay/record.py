@@ -12,6 +12,13 @@ stores that hash and the outcome; a replay recomputes both and refuses to show a
 replay differs anywhere (after a rules change, say) instead of showing a wrong one.
 `rules_fingerprint` (a hash of the rules' source and data) is stored too, so the refusal can
 say the rules changed since.
+
+Record formats: the running hash covers the public view, so a view that gains a field would
+make every older record look different. A record says which view its hash was taken of
+(`format`), and the hash is recomputed over that same view: format 1 is the view before Six
+Suit counted the cards under each pile (no seat `depth`), format 2 the view with it. A table
+keeps the format it began with (`chain_format` in its meta; a table begun before formats,
+format 1), so a game that runs across an upgrade is hashed the same way from start to end.
 """
 
 from __future__ import annotations
@@ -27,7 +34,8 @@ from typing import Any
 from bot.replay.codec import CodecError, decode_action, encode_action
 from engines.core import Engine, Event, GameError
 
-RECORD_FORMAT = 1
+RECORD_FORMAT = 2  # what new tables record
+READABLE_FORMATS = (1, 2)
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -65,12 +73,21 @@ def _canonical(value: Any) -> bytes:
                       separators=(",", ":")).encode()
 
 
-def chain_link(previous: str, engine: Engine, state: Any, events: Iterable[Event] = ()
-               ) -> str:
+def chain_view(engine: Engine, state: Any, fmt: int = RECORD_FORMAT) -> dict[str, Any]:
+    """The public view as a record of format `fmt` hashed it."""
+    view = engine.view(state, None)
+    if fmt < 2 and engine.name == "six_suit":  # format 1: piles were not counted
+        view = {**view, "seats": [{k: v for k, v in seat.items() if k != "depth"}
+                                  for seat in view["seats"]]}
+    return view
+
+
+def chain_link(previous: str, engine: Engine, state: Any, events: Iterable[Event] = (),
+               fmt: int = RECORD_FORMAT) -> str:
     """The running hash after one step: the previous link, what the channel then saw (the
-    public view) and the public events of the step."""
+    public view, as format `fmt` has it) and the public events of the step."""
     digest = hashlib.sha256(previous.encode())
-    digest.update(_canonical(engine.view(state, None)))
+    digest.update(_canonical(chain_view(engine, state, fmt)))
     digest.update(_canonical([[e.kind, e.text] for e in events if e.visible_to is None]))
     return digest.hexdigest()[:32]
 
@@ -140,8 +157,8 @@ def seats_json(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def build_record(engine: Engine, *, lines: str, options: dict[str, Any],
-                 seats: list[dict[str, Any]], outcome: dict[str, Any], chain: str
-                 ) -> GameRecord | None:
+                 seats: list[dict[str, Any]], outcome: dict[str, Any], chain: str,
+                 fmt: int = RECORD_FORMAT) -> GameRecord | None:
     """The record of a finished table from its stored move lines; None if the lines do not
     cover the whole game (a game that began before moves were recorded)."""
     entries = parse_lines(lines)
@@ -151,7 +168,7 @@ def build_record(engine: Engine, *, lines: str, options: dict[str, Any],
     return GameRecord(game=engine.name, rules=rules_fingerprint(engine.name),
                       seed=int(start["seed"]), n_players=int(start["n"]), options=options,
                       seats=seats_json(seats), entries=entries[1:], outcome=outcome,
-                      chain=chain)
+                      chain=chain, format=fmt)
 
 
 # ---------------------------------------------------------------------- replaying
@@ -233,9 +250,9 @@ class Replay:
 def replay(engine: Engine, record: GameRecord) -> Replay:
     """Rebuild every step of `record`; ReplayMismatch if it does not reproduce the recorded
     game exactly (every move legal, every public view and event, the outcome)."""
-    if record.format != RECORD_FORMAT:
+    if record.format not in READABLE_FORMATS:
         raise ReplayMismatch(f"the record is in format {record.format}; this version reads "
-                             f"format {RECORD_FORMAT}")
+                             f"formats {', '.join(map(str, READABLE_FORMATS))}")
     if record.game != engine.name:
         raise ReplayMismatch("the record is of another game")
     try:
@@ -243,7 +260,8 @@ def replay(engine: Engine, record: GameRecord) -> Replay:
                                 engine.parse_options(record.options))
     except (GameError, ValueError) as exc:
         raise ReplayMismatch(f"the game can't be dealt again: {exc}") from None
-    link = chain_link("", engine, state)
+    fmt = record.format
+    link = chain_link("", engine, state, fmt=fmt)
     checkpoints = {0: state}
     moves: list[Move] = []
     notes: list[str] = []
@@ -258,7 +276,7 @@ def replay(engine: Engine, record: GameRecord) -> Replay:
             result = engine.apply(state, seat, action)
         except (CodecError, GameError, ValueError, KeyError, TypeError) as exc:
             raise ReplayMismatch(f"move {step} can't be made again ({exc})") from None
-        link = chain_link(link, engine, result.state, result.events)
+        link = chain_link(link, engine, result.state, result.events, fmt)
         moves.append(Move(seat, action, entry.get("by"), tuple(result.events), tuple(notes)))
         notes = []
         state = result.state

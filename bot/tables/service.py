@@ -22,6 +22,7 @@ import discord
 
 from bot.ratings import RatingJob
 from bot.replay.record import (
+    RECORD_FORMAT,
     GameRecord,
     build_record,
     chain_link,
@@ -500,6 +501,7 @@ class TableService:
             draft.meta["seed"] = seed
             draft.record_entries.append(start_entry(seed, n))
             draft.meta["chain"] = chain_link("", engine, state)
+            draft.meta["chain_format"] = RECORD_FORMAT
             # The lobby was an interaction reply; the board is a message of the bot's own.
             draft.meta["lobby_message_id"] = draft.row.board_message_id
             draft.row.board_message_id = None
@@ -596,7 +598,8 @@ class TableService:
         draft.add_log(events)
         draft.record_entries.append(move_entry(seat, action, by))
         if "chain" in draft.meta:  # (not for a game begun before moves were recorded)
-            draft.meta["chain"] = chain_link(draft.meta["chain"], engine, step.state, events)
+            draft.meta["chain"] = chain_link(draft.meta["chain"], engine, step.state, events,
+                                             draft.meta.get("chain_format", 1))
         for event in events:
             if event.visible_to is not None:
                 for who in event.visible_to:
@@ -642,7 +645,7 @@ class TableService:
             record = build_record(
                 table.engine, lines=lines, options=table.game_options, seats=table.seats,
                 outcome=outcome_json(result.scores, result.winners, result.reason),
-                chain=table.meta.get("chain", ""))
+                chain=table.meta.get("chain", ""), fmt=table.meta.get("chain_format", 1))
         except (ValueError, KeyError, TypeError):
             log.exception("table %s: its move record is unreadable; no replay kept", table.id)
             return None

@@ -268,7 +268,7 @@ class HiddenRulesUI(GameUI):
         hint = _quote(record["hint"], 60)
         if record["result"] == "referee":
             broke = f"was **{QUIET_NAME}**" if quiet else f"broke **{holder}**'s rule"
-            return (f"🧑‍⚖️ Referee: {play}{said} {broke} {hint} → taken back; "
+            return (f"🧑‍⚖️ Referee: {play}{said} — {broke} {hint} → taken back; "
                     f"{_changes(record['changes'], names)}")
         enforcer = names[record["enforcer"]]
         whose = (QUIET_NAME if quiet else "own rule" if record["enforcer"] == record["holder"]
@@ -276,7 +276,9 @@ class HiddenRulesUI(GameUI):
         verdict = {"accepted": "accepted",
                    "right": "challenged: **rule broken**",
                    "wrong": "challenged: **not broken**, the play stands"}[record["result"]]
-        return (f"⚖️ **{enforcer}** ({whose}) vs {play}{said}: {hint} → {verdict}; "
+        # "said “x”: “y”" read as two things said: the enforcer's words are named a hint
+        hint = f" · hint {hint}" if hint else ""
+        return (f"⚖️ **{enforcer}** ({whose}) vs {play}{said}{hint} → {verdict}; "
                 f"{_changes(record['changes'], names)}")
 
     def _all_rules_embed(self, view: dict[str, Any], names: list[str]) -> discord.Embed | None:

@@ -215,7 +215,7 @@ class SixSuitUI(GameUI):
         mode = (f"{view['teams']} teams" if view.get("teams")
                 else f"{view['players']} players, each for themselves")
         lines = [f"{_round_heading(view)} · dealer {_name(names, view['dealer'])} · {mode} · "
-                 "piles read 1 → 6"]
+                 "piles read 1 → 6, +n: cards under a pile"]
         # a finished game has no cap ahead of it, and a final phase always runs to its end
         near = cap_note(view["round"] - 1, view["max_rounds"], "round")
         if near and view["phase"] != "over" and not view.get("final_phase"):
@@ -292,8 +292,11 @@ class SixSuitUI(GameUI):
             if seat.get("known_hand"):
                 hand += f" (shown: {_cards(seat['known_hand'])})"
             if seat["alive"]:  # two lines a seat: who and what they hold, then the piles
-                piles = " ".join(_card(label) for label in seat["piles"])
-                lines += [f"**{name}** · {hand} · {len(seat.get('under') or [])} covered",
+                depths = seat.get("depth")
+                piles = " ".join(_card(label) + (f"+{d}" if d else "") for label, d in
+                                 zip(seat["piles"], depths or [0] * 6, strict=False))
+                covered = "" if depths else f" · {len(seat.get('under') or [])} covered"
+                lines += [f"**{name}** · {hand}{covered}",
                           " · ".join([piles, *danger_notes(seat)])]
             else:
                 elim = by.get(i)

@@ -1,5 +1,9 @@
 """Six Suit as pictures: the board (every player's six piles, the discard, the draw pile) and
-a player's hand. Drawn only from `engine.view(state, seat)` for whoever will see it."""
+a player's hand. Drawn only from `engine.view(state, seat)` for whoever will see it.
+
+A pile shows its top card large, the edges of the cards under it stacked below (up to
+`EDGES`) and, under those, how many cards it covers ("+3"); a game saved before the engine
+counted each pile gives only each player's total ("covered n")."""
 
 from __future__ import annotations
 
@@ -13,8 +17,13 @@ from engines.six_suit.cards import LABELS, NAMES
 CW, CH = 72, 100          # a pile's top card on the board
 HW, HH = 112, 156         # a card in the hand
 GAP = 8
+EDGES, EDGE = 3, 4        # at most 3 card edges under a pile, 4 px apart
+DEPTH = 19                # the "+n" line under a pile
+PILE_H = CH + EDGES * EDGE + DEPTH
 PANEL_W = 6 * CW + 5 * GAP + 2 * 12
-PANEL_H = 12 + 30 + 6 + CH + 6 + 26 + 8
+SW, SH = 30, 42           # a hand card everyone has seen, in the panel's last line
+FOOT = SH + 4
+PANEL_H = 12 + 30 + 6 + PILE_H + 4 + FOOT + 6
 TOP_H = 150
 CODE = {label: i for i, label in enumerate(LABELS)}
 WORDS = dict(zip(LABELS, NAMES, strict=True))
@@ -23,6 +32,19 @@ WORDS = dict(zip(LABELS, NAMES, strict=True))
 def _sprite(label: str, w: int, h: int):
     code = CODE.get(label)
     return cards.back(w, h) if code is None else cards.six_suit(code, w, h)
+
+
+def pile(canvas: Canvas, label: str, depth: int | None, x: int, y: int, w: int = CW,
+         h: int = CH) -> None:
+    """A pile: the edges of up to `EDGES` covered cards, the top card over them, and the
+    number of covered cards under it (nothing when it covers none or the count is unknown)."""
+    edges = min(depth or 0, EDGES)
+    for k in range(edges, 0, -1):
+        canvas.card(cards.edge(w, h), (x, y + k * EDGE))
+    canvas.card(_sprite(label, w, h), (x, y))
+    if depth:
+        canvas.text((x + w / 2, y + h + EDGES * EDGE + 1), f"+{depth}", 17, theme.TEXT,
+                    anchor="mt")
 
 
 def _name(names: list[str], seat: int) -> str:
@@ -67,16 +89,18 @@ def _panel(canvas: Canvas, x: int, y: int, view: dict[str, Any], names: list[str
     canvas.name((tx, y + 12), f"{i + 1}. {_name(names, i)}", 24,
                 max_width=x + PANEL_W - 24 - right_w - tx)
     cy = y + 12 + 30 + 6
+    depths = seat.get("depth")
     if alive:
         for k, label in enumerate(seat["piles"]):
-            canvas.card(_sprite(label, CW, CH), (x + 12 + k * (CW + GAP), cy), on=theme.PANEL)
+            pile(canvas, label, depths[k] if depths else None, x + 12 + k * (CW + GAP), cy)
     else:
-        canvas.text((x + PANEL_W / 2, cy + CH / 2 - 14), "GHOST", 34, theme.MUTED, anchor="mm")
-        canvas.text((x + PANEL_W / 2, cy + CH / 2 + 22), "eliminated - plays on, no piles", 19,
-                    theme.MUTED, anchor="mm")
-    fy = cy + CH + 6
+        canvas.text((x + PANEL_W / 2, cy + PILE_H / 2 - 16), "GHOST", 34, theme.MUTED,
+                    anchor="mm")
+        canvas.text((x + PANEL_W / 2, cy + PILE_H / 2 + 20), "eliminated - plays on, no piles",
+                    19, theme.MUTED, anchor="mm")
+    fy = cy + PILE_H + 4
     foot = f"hand {seat['hand_count']}"
-    if alive:
+    if alive and depths is None:  # a game saved before piles were counted
         foot += f" · covered {len(seat.get('under') or [])}"
     end = canvas.text((x + 12, fy), foot, 19, theme.MUTED)
     danger = _danger(seat) if alive else None
@@ -85,10 +109,10 @@ def _panel(canvas: Canvas, x: int, y: int, view: dict[str, Any], names: list[str
     shown = seat.get("known_hand") or []
     if shown:
         sx = x + PANEL_W - 12
-        for label in reversed(shown[-4:]):
-            sx -= 20
-            canvas.card(_sprite(label, 18, 25), (sx, fy - 1))
-        canvas.text((sx - 6, fy), "shown", 16, theme.MUTED, anchor="rt")
+        for label in reversed(shown[-5:]):
+            sx -= SW + 4
+            canvas.card(_sprite(label, SW, SH), (sx, fy - 2))
+        canvas.text((sx - 6, fy), "in hand, seen", 17, theme.MUTED, anchor="rt")
 
 
 def _top(canvas: Canvas, view: dict[str, Any], names: list[str]) -> None:
@@ -156,7 +180,9 @@ def _board_alt(view: dict[str, Any], names: list[str]) -> str:
     for seat in view["seats"]:
         who = _name(names, seat["seat"])
         if seat["alive"]:
-            piles = ", ".join(WORDS.get(p, p) for p in seat["piles"])
+            depths = seat.get("depth") or [0] * 6
+            piles = ", ".join(WORDS.get(p, p) + (f" on {d} more" if d else "")
+                              for p, d in zip(seat["piles"], depths, strict=False))
             parts.append(f"{who}: {piles}.")
         else:
             parts.append(f"{who}: ghost.")
@@ -174,7 +200,7 @@ def hand_picture(view: dict[str, Any], names: list[str], seat: int, *,
     rows = max(1, -(-len(hand) // per_row))
     width = 2 * PAD + per_row * HW + (per_row - 1) * 10
     hand_h = 40 + rows * (HH + 12)
-    piles_h = (40 + CH + 10 if me["alive"] else 50) if with_table else 0
+    piles_h = (40 + PILE_H + 6 if me["alive"] else 50) if with_table else 0
     canvas = Canvas(width, PAD + hand_h + piles_h + PAD)
     canvas.text((PAD, PAD), f"Your hand ({len(hand)})", 26)
     y = PAD + 40
@@ -194,8 +220,9 @@ def hand_picture(view: dict[str, Any], names: list[str], seat: int, *,
         pass
     elif me["alive"]:
         canvas.text((PAD, y), "Your piles 1 - 6", 22, theme.MUTED)
+        depths = me.get("depth")
         for k, label in enumerate(me["piles"]):
-            canvas.card(_sprite(label, CW, CH), (PAD + k * (CW + GAP), y + 32))
+            pile(canvas, label, depths[k] if depths else None, PAD + k * (CW + GAP), y + 32)
     else:
         canvas.text((PAD, y + 8), "You are a ghost: you play on, with no piles.", 22,
                     theme.MUTED)

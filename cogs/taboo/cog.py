@@ -18,7 +18,8 @@ from bot.game_cog import GameCog, choice_value
 from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
-from bot.ui.text import OPTION_LIMIT, cap_note, clip, plain, plural
+from bot.ui.names import echo
+from bot.ui.text import OPTION_LIMIT, cap_note, clip, plain, plural, shown
 from engines import ENGINES
 from engines.cards import Card
 from engines.core import GameError, Outcome
@@ -353,7 +354,7 @@ class TabooCog(GameCog, group_name="taboo", group_description="Play Taboo."):
         try:
             return table, ENGINE.find_capture(table.state, seat, card, take)
         except GameError as exc:
-            problem = str(exc)
+            problem = shown(str(exc), table.names)  # it may quote what was typed in take:
         # the whole suggestion label typed out ("7♠ captures 3♣ + 4♦")
         if take is None:
             wanted = _normal(card)
@@ -367,7 +368,7 @@ class TabooCog(GameCog, group_name="taboo", group_description="Play Taboo."):
             typed = None
             if not _is_value(card):
                 # (not the parser's own text: its example card could name a hidden card)
-                problem = (f"`{card}` isn't a card: write its value and suit letter, like "
+                problem = (f"{echo(card)} isn't a card: write its value and suit letter, like "
                            "10h or qs, or just the value, like 7 or Q.")
         if typed is not None and str(typed) not in held:
             problem = f"You don't hold `{typed}`."
@@ -437,8 +438,9 @@ class TabooCog(GameCog, group_name="taboo", group_description="Play Taboo."):
         if len({VALUE[a.card.rank] for a in found}) > 1 or not found:
             offered = " ".join(f"`{a.card}`" for a in mine)
             if found:
-                raise TableError(f"`{text}` fits several cards; name one: {offered}.")
-            raise TableError(f"`{text}` isn't a card you can place. You can place: {offered}.")
+                raise TableError(f"{echo(text)} fits several cards; name one: {offered}.")
+            raise TableError(f"{echo(text)} isn't a card you can place. You can place: "
+                             f"{offered}.")
         await self.perform(interaction, table, found[0])
 
     @place.autocomplete("card")

@@ -203,6 +203,8 @@ class SixSuitState(SeededState):
     first: int                 # first player of every round (left of the dealer)
     tops: list[int]            # 6 per seat, -1 once eliminated
     under: list[list[int]]     # cards beneath the tops, per seat (public: seen when covered)
+    depth: list[int]           # cards beneath each pile (6 per seat), [] = not known: a game
+    #                            saved before piles were counted (known again after a recycle)
     hands: list[list[int]]     # sorted
     draw: list[int]            # top = last
     discard: list[int]         # top = last
@@ -259,6 +261,7 @@ class SixSuitState(SeededState):
         c.first = self.first
         c.tops = self.tops
         c.under = self.under
+        c.depth = self.depth
         c.hands = self.hands
         c.draw = self.draw
         c.discard = self.discard
@@ -354,7 +357,7 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
                 f"{n_players} players cannot form {teams} equal teams.")
         state = SixSuitState(
             seed=seed, rng_counter=0, options=opts, n=n_players, teams=teams, dealer=0,
-            first=0, tops=[], under=[[] for _ in range(n_players)],
+            first=0, tops=[], under=[[] for _ in range(n_players)], depth=[0] * (6 * n_players),
             hands=[[] for _ in range(n_players)], draw=[], discard=[],
             alive=[True] * n_players, scores=[0] * n_players, elims=[], current=0,
             phase=PREDICT, round=0, chain=0, chain_target=-1, chain_elim=False,
@@ -534,6 +537,7 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
             if not pool:
                 return None
             s.under = [[] for _ in range(s.n)]
+            s.depth = [0] * (6 * s.n)
             s.discard = []
             s.next_rng().shuffle(pool)
             s.draw = pool
@@ -614,6 +618,9 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
         all_tops = s.tops
         covered = all_tops[i]
         s.under[t] = [*s.under[t], covered]
+        if s.depth:
+            s.depth = s.depth[:]
+            s.depth[i] += 1
         all_tops[i] = card
         s.last = [seat, card, t, p, covered]
         double = SHARED[card][covered] == 2
@@ -648,6 +655,8 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
         for c in s.hands[victim]:
             s.seen |= _bit(c)
         s.under[victim] = []
+        if s.depth:
+            s.depth = [*s.depth[:base], 0, 0, 0, 0, 0, 0, *s.depth[base + 6:]]
         s.hands[victim] = []
         known = s.known[:]
         known[victim] = 0
@@ -796,6 +805,7 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
                 "alive": s.alive[i],
                 "piles": [LABELS[c] for c in tops],
                 "under": [LABELS[c] for c in s.under[i]],
+                "depth": (s.depth[i * 6:i * 6 + 6] if s.depth else None) if s.alive[i] else [],
                 "hand_count": len(s.hands[i]),
                 "known_hand": [LABELS[c] for c in s.hands[i] if mask >> c & 1] if mask else [],
                 "score": s.scores[i],
@@ -984,6 +994,7 @@ class SixSuitEngine(Engine[SixSuitState, Action]):
         data["options"] = SixSuitOptions.model_validate(data["options"])
         data["seen"] = int(data["seen"])
         data["known"] = [int(v) for v in data["known"]]
+        data.setdefault("depth", [])  # saved before piles were counted: not known
         return SixSuitState(**data)
 
     # ---- automatic moves -------------------------------------------------------------------

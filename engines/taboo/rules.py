@@ -36,6 +36,7 @@ from engines.core import (
     Step,
     private,
     public,
+    typed,
 )
 
 DATA_DIR = pathlib.Path(__file__).resolve().parents[2] / "data" / "taboo"
@@ -488,7 +489,8 @@ def _parse_take(text: str, v: int) -> tuple[bool, tuple[int, ...]]:
                 continue
             key = token.upper().rstrip("♠♥♦♣SHDC") or token.upper()
             if key not in _VALUE_WORDS:
-                raise InvalidActionError(f"“{token}” is not a card value.")
+                short = token if len(token) <= 12 else token[:11] + "…"  # typed: bounded
+                raise InvalidActionError(f"“{typed(short)}” is not a card value.")
             out.append(_VALUE_WORDS[key])
         return out
 

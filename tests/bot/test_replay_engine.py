@@ -105,3 +105,27 @@ def test_an_export_over_the_limit_keeps_the_views_of_the_deal_and_the_end():
     with_views = [s["step"] for s in doc["steps"] if "view" in s]
     assert with_views == [0, again.last] and "deal and the end" in doc["views"]
     assert all("events" in s for s in doc["steps"])
+
+
+def test_a_six_suit_record_from_before_pile_depths_still_replays():
+    """Records are versioned by the view their running hash was taken of: a Six Suit game
+    recorded before the view gained each pile's depth (format 1, a fixture recorded by that
+    version) replays to the same result, hashed over the view as it was; the same record
+    read as format 2 does not match (the hash does cover the depths), and a new record is
+    format 2."""
+    from pathlib import Path
+
+    from bot.replay.record import RECORD_FORMAT
+
+    text = (Path(__file__).parent / "data" / "six_suit_record_format1.json").read_text()
+    old = GameRecord.from_json(text)
+    assert old.format == 1
+    again = replay(ENGINES["six_suit"], old)
+    assert again.last == old.moves
+    relabelled = GameRecord.from_json(text)
+    relabelled.format = 2
+    with pytest.raises(ReplayMismatch, match="look the same"):
+        replay(ENGINES["six_suit"], relabelled)
+    fresh, _ = _recorded("six_suit", 4, 8)
+    assert fresh.format == RECORD_FORMAT == 2
+    replay(ENGINES["six_suit"], fresh)

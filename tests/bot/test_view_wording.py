@@ -71,3 +71,33 @@ def test_taboo_hand_says_what_a_drawn_card_can_do():
             break
     assert "everyone else draws" in seen["joker"] and "clears the row" in seen["jack"]
     assert "capture with it at once, or place any hand card face up" in seen["number"]
+
+
+def test_stats_points_read_singular_for_minus_one():
+    """/stats said "−1 points" where the Hidden Rules board says "−1 pt": ±1 is singular."""
+    from cogs.stats import plural_points
+
+    assert plural_points(-1) == "−1 point"
+    assert plural_points(1) == "1 point"
+    assert plural_points(0) == "0 points"
+    assert plural_points(-2) == "−2 points"
+    assert plural_points(1.5) == "1.5 points"
+
+
+def test_hidden_rules_enforcement_line_names_the_hint_apart_from_what_was_said():
+    """"said “please”: “wrong word”" read as two things the player said; the enforcer's
+    words are a hint, and the line says so. A referee line no longer runs "said nothing
+    broke …" together."""
+    from cogs.hidden_rules.cog import HiddenRulesUI
+    from engines.hidden_rules.rules import QUIET
+
+    names = ["Ann", "Bob", "Cat"]
+    record = {"accused": 0, "holder": 1, "enforcer": 2, "card": "9♥", "total": 25,
+              "say": "please", "hint": "wrong word", "result": "accepted", "changes": [-1, 0, 0]}
+    line = HiddenRulesUI.history_line(record, names)
+    assert "said “please” · hint “wrong word” → accepted" in line, line
+    silent = HiddenRulesUI.history_line({**record, "say": ""}, names)
+    assert "said nothing · hint “wrong word”" in silent, silent
+    referee = HiddenRulesUI.history_line(
+        {**record, "say": "", "result": "referee", "enforcer": -1, "holder": QUIET}, names)
+    assert "said nothing — was **" in referee, referee

@@ -383,3 +383,49 @@ async def test_crafted_custom_ids_get_one_friendly_error_and_log_no_failure(
     assert d.table.version == version and d.table.row.state == state
     failures = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not failures, [r.getMessage() for r in failures]
+
+
+async def test_taboo_echoes_a_typed_card_short_and_in_a_code_span_it_cannot_break(
+        fake, world, bots):
+    """`/taboo play` and `/taboo place` quoted a typed card raw: 6,000 characters came back
+    (cut at Discord's 2,000), and a backtick ended the code span early; an unreadable
+    `take:` came back whole too, its markdown rendered."""
+    from engines.taboo.rules import Capture, Place
+
+    await bots.start()
+    d = TableDriver(fake, world, bots, "taboo")
+    await d.open(world.alice, [world.bob])
+    tried: set[str] = set()
+    for _ in range(200):
+        if d.table is None or tried == {"play", "place"}:
+            break
+        seat = await d.next_human()
+        user = d.seat_user(seat)
+        kinds = {type(a) for a in d.legal(seat)}
+        for command, kind in (("play", Capture), ("place", Place)):
+            if kind not in kinds or command in tried:
+                continue
+            tried.add(command)
+            version = d.table.version
+            for card in ("x" * 6000, "``**7**`` [a](https://e.com) @everyone"):
+                result = await fake.slash(user, f"taboo {command}", {"card": card},
+                                          channel=world.channel)
+                assert result.ephemeral and result.text.startswith("⚠️"), result.text
+                assert len(result.text) < 400, (command, len(result.text))
+                if "`" in card:  # the span shows the backticks as look-alikes, whole
+                    assert "`ˋˋ**7**ˋˋ [a](https://e.com) @everyone`" in result.text, \
+                        result.text
+            if command == "play":  # a card that captures, with an unreadable take:
+                capture = next(a for a in d.legal(seat) if isinstance(a, Capture))
+                for take in ("x" * 6000, "7 + **b** `c`"):
+                    result = await fake.slash(user, "taboo play",
+                                              {"card": str(capture.card), "take": take},
+                                              channel=world.channel)
+                    assert result.ephemeral and result.text.startswith("⚠️"), result.text
+                    assert len(result.text) < 400, len(result.text)
+                    assert "**b**" not in result.text and "`c`" not in result.text, \
+                        result.text
+            assert d.table.version == version
+        await d.take_turn(user)
+        await d.synced()
+    assert tried == {"play", "place"}, tried

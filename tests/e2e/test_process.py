@@ -1,5 +1,6 @@
 """`python -m bot` as a real process against the fake Discord: ready line, a command, and a
-clean shutdown on SIGTERM (storage closed, no destroyed-task warnings)."""
+clean shutdown on SIGTERM or SIGINT (storage closed, no destroyed-task warnings), on SQLite
+and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -29,10 +30,11 @@ async def _read_until(stream, needle: str, seen: list[str], timeout: float = 30)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-async def test_process_starts_answers_and_stops_cleanly(fake, world, tmp_path, sig):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+async def test_process_starts_answers_and_stops_cleanly(fake, world, tmp_path, database, sig):
+    """On each database (a SQLite file, a PostgreSQL schema: sessions and shard locks)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
     env.update({"DISCORD_TOKEN": "fake-token", "DISCORD_API_BASE": fake.rest_base,
-                "DISCORD_GATEWAY_URL": fake.gateway_url, "DATABASE_PATH": str(tmp_path / "p.db"),
+                "DISCORD_GATEWAY_URL": fake.gateway_url, **database.env,
                 "DEV_GUILD_ID": str(world.guild.id), "LOG_LEVEL": "INFO",
                 "PYTHONPATH": str(ROOT), "PYTHONWARNINGS": "default"})
     proc = await asyncio.create_subprocess_exec(

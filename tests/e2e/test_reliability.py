@@ -13,7 +13,7 @@ import pytest
 import bot.late_interactions as late
 import bot.tables.service as service_module
 from fakediscord import BotDidNotRespond
-from fakediscord.models import SEND_MESSAGES
+from fakediscord.models import ATTACH_FILES, SEND_MESSAGES
 from tests.e2e.driver import CONFIRM, TableDriver
 
 pytestmark = pytest.mark.e2e
@@ -262,6 +262,30 @@ async def test_an_unwritable_channels_table_is_paused_until_board(fake, world, b
     table = d.table
     assert await eventually(lambda: not table.paused
                             and table.meta.get("delivered_version") == table.version)
+
+
+async def test_a_channel_refusing_uploads_gets_text_boards_not_a_paused_table(fake, world,
+                                                                             bots):
+    """Pictures are on by default, and a server may deny the bot Attach Files in a channel:
+    Discord then refuses any message carrying a file (403, 50013). The table was paused at
+    its first board ("I can't post in its channel") though text boards go through. The
+    board goes without its picture instead, from then on, across a restart too."""
+    await bots.start(pictures=True)
+    fake.deny_bot(world.channel, ATTACH_FILES)
+    d = suspense(fake, world, bots)
+    await d.open(world.alice, [world.bob])
+    assert d.table.paused is None
+    await d.play_to_end(pause_after=3)
+    await bots.restart(pictures=True)
+    assert d.table.meta.get("no_uploads")
+    await d.play_to_end(pause_after=2)
+    assert d.table is None or d.table.paused is None
+    boards = d.boards()
+    assert boards and not any(m.attachments for m in boards)
+    assert not any(e.get("image") for m in boards for v in m.versions() for e in v.embeds)
+    refused = [c for c in fake.calls if c.status == 403 and c.path.startswith(
+        f"/channels/{world.channel.id}/")]
+    assert len(refused) == 1, [(c.method, c.path) for c in refused]
 
 
 async def test_start_is_refused_with_the_reason_when_the_board_cannot_be_posted(fake, world,

@@ -105,3 +105,28 @@ async def test_play_again_from_another_server_is_refused(fake, world, bots):
     # on its own message the button works
     answer = await fake.click(world.alice, result, rematch)
     assert any("join" in b["custom_id"] for b in answer.message.buttons())
+
+
+async def test_a_command_in_the_wrong_channel_points_a_player_to_their_game(fake, world,
+                                                                            bots):
+    """`/suspense hand` typed in another channel told a player to start a new game there;
+    it names the channel their game is in (only to a player of it, on its own server)."""
+    await bots.start()
+    d = TableDriver(fake, world, bots, "suspense")
+    await d.open(world.alice, [world.bob])
+    version = d.table.version
+    for command in ("suspense hand", "suspense turn", "suspense board"):
+        got = refusal(await fake.slash(world.alice, command, channel=world.other_channel))
+        assert f"<#{world.channel.id}>" in got and "new" not in got, got
+    stranger = refusal(await fake.slash(world.outsider, "suspense hand",
+                                        channel=world.other_channel))
+    assert "There's no Suspense table in this channel" in stranger, stranger
+    other_game = refusal(await fake.slash(world.alice, "taboo hand",
+                                          channel=world.other_channel))
+    assert "There's no Taboo table" in other_game, other_game
+    elsewhere = fake.add_guild("Other Server")
+    far = fake.add_channel(elsewhere, "elsewhere")
+    fake.add_member(elsewhere, world.alice)
+    far_answer = refusal(await fake.slash(world.alice, "suspense hand", channel=far))
+    assert str(world.channel.id) not in far_answer, far_answer
+    assert d.table.version == version

@@ -534,6 +534,25 @@ async def test_schema_errors_name_the_field(setup: Setup) -> None:
     )
 
 
+async def test_a_blank_embed_field_name_or_value_is_missing(setup: Setup) -> None:
+    """Discord trims embed text first: a field whose name or value is empty or only
+    whitespace is refused as missing (a zero-width space is not whitespace: accepted)."""
+    for blank in ("", "   ", "\n"):
+        assert_refused(
+            await setup.message({"embeds": [{"fields": [{"name": "n", "value": blank}]}]}),
+            ("embeds", 0, "fields", 0, "value"),
+            "BASE_TYPE_REQUIRED",
+        )
+        assert_refused(
+            await setup.message({"embeds": [{"fields": [{"name": blank, "value": "v"}]}]}),
+            ("embeds", 0, "fields", 0, "name"),
+            "BASE_TYPE_REQUIRED",
+        )
+    status, _ = await setup.message({"embeds": [{"fields": [{"name": "\u200b",
+                                                               "value": "\u200b"}]}]})
+    assert status == 200
+
+
 async def test_multipart_payload_json_is_validated(setup: Setup) -> None:
     form = aiohttp.FormData()
     form.add_field("payload_json", '{"content": "' + "x" * 2001 + '"}', content_type="application/json")

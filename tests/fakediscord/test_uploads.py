@@ -59,6 +59,43 @@ async def test_upload_then_replace_then_remove_the_picture(monkeypatch) -> None:
         await fake.stop()
 
 
+async def test_uploading_in_a_server_channel_takes_attach_files(monkeypatch) -> None:
+    """Without Attach Files in a channel, a message or an edit carrying a file is refused
+    whole (403, 50013), as on Discord; without a file it goes through, and DMs need none."""
+    from fakediscord.models import ATTACH_FILES
+
+    fake = await FakeDiscord().start()
+    fake.patch_discord(monkeypatch)
+    try:
+        guild = fake.add_guild("Uploads")
+        channel = fake.add_channel(guild, "games")
+        fake.deny_bot(channel, ATTACH_FILES)
+        user = fake.add_user("reader")
+        bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+        async with running_bot(fake, bot):
+            where = bot.get_partial_messageable(channel.id)
+            try:
+                await where.send(embed=_embed(), file=_file(b"one", "a picture"))
+            except discord.Forbidden as exc:
+                assert exc.code == 50013
+            else:
+                raise AssertionError("an upload without Attach Files went through")
+            sent = await where.send(content="text only")
+            try:
+                await where.get_partial_message(sent.id).edit(
+                    embed=_embed(), attachments=[_file(b"two", "a picture")])
+            except discord.Forbidden as exc:
+                assert exc.code == 50013
+            else:
+                raise AssertionError("an edit adding a file without Attach Files went through")
+            assert fake.messages[sent.id].attachments == []
+            await where.get_partial_message(sent.id).edit(content="still text")
+            dm = await (await bot.fetch_user(user.id)).create_dm()
+            await dm.send(file=_file(b"three", "a picture"))
+    finally:
+        await fake.stop()
+
+
 # -- the limits, each at the limit (accepted) and one past it (refused) ----------------------
 MIB = 1024 * 1024
 

@@ -85,17 +85,51 @@ def test_card_sprites_differ_from_their_neighbours_and_backs():
 
 
 def test_names_are_drawn_with_characters_the_font_has():
-    assert drawable("Zoë 🎲 Ünal") == "Zoe Unal"
+    assert drawable("Zoë 🎲 Ünal") == "Zoë Ünal"
+    assert drawable("Дмитрий 李") == "Дмитрий"
     assert drawable("🎲🎲", "Seat 3") == "Seat 3"
+
+
+def test_every_character_the_pictures_write_is_in_the_shipped_font(monkeypatch):
+    """The font ships with its licence next to it, and every character any picture writes
+    (labels, card words, symbols) is a real glyph of it, not the empty box of a missing one."""
+    from bot.pictures import canvas, fonts
+
+    assert fonts.REGULAR.is_file() and fonts.BOLD.is_file()
+    assert "Bitstream" in (fonts.ASSETS / "LICENSE-DejaVu.txt").read_text()
+    written: set[str] = set("♠♥♦♣★→←·…—×")
+    real = canvas.rendered
+
+    def spy(text, size, anchor="lt"):
+        written.update(text)
+        return real(text, size, anchor)
+
+    monkeypatch.setattr(canvas, "rendered", spy)
+    canvas._text_tile.cache_clear()
+    for game, ui in GAMES.items():
+        engine = ENGINES[game]
+        for n in (engine.min_players, engine.max_players):
+            for moves in (0, 30, 90):
+                state = played_state(game, n, moves=moves)
+                ui.board_picture(engine.view(state, None), names_for(n))
+                ui.hand_picture(engine.view(state, 0), names_for(n), 0)
+    from engines.suspense.rules import CARD_LABELS, condition_text
+
+    for label in CARD_LABELS:  # written on the Suspense card sprites
+        written.update(condition_text(label))
+    written.update("JOKER WHITE BLACK SPECIAL RED YEL GRN BLU BLK ?")
+    missing = sorted(ch for ch in written if not fonts.has_glyph(ch))
+    assert not missing, missing
+    assert len(written) > 40
 
 
 def test_six_suit_board_shows_each_top_card_in_its_place():
     """Structural check of a whole board: every pile's region holds that pile's top card
     (the cached sprite laid on the panel), differs from its neighbour when the cards
-    differ, and no region shows a card back (no pile is hidden)."""
+    differ, and no region shows a card back (no pile is hidden); under a pile that covers
+    cards their edges and the count are drawn, under one that covers none only panel."""
     from bot.pictures import theme
     from bot.pictures.canvas import PAD, flat
-    from bot.pictures.palette import PALETTE
     from cogs.six_suit import pictures as six
 
     engine = ENGINES["six_suit"]
@@ -103,12 +137,11 @@ def test_six_suit_board_shows_each_top_card_in_its_place():
     view = engine.view(state, None)
     image = _image(GAMES["six_suit"].board_picture(view, names_for(12)))
 
-    def as_shown(sprite):  # what the sprite looks like after the palette step
-        return flat(sprite, theme.PANEL).quantize(palette=PALETTE, dither=Image.Dither.NONE
-                                                  ).convert("RGB")
+    def as_shown(sprite):  # the sprite laid on the panel, in the palette
+        return flat(sprite, theme.PANEL).convert("RGB")
 
     back = as_shown(cards.back(six.CW, six.CH))
-    seen = 0
+    seen = deep = 0
     for k, seat in enumerate(view["seats"]):  # solo game: seats in order, two columns
         if not seat["alive"]:
             continue
@@ -119,12 +152,18 @@ def test_six_suit_board_shows_each_top_card_in_its_place():
                    for p in range(6)]
         for p, region in enumerate(regions):
             expected = as_shown(six._sprite(seat["piles"][p], six.CW, six.CH))
-            assert ImageChops.difference(region, expected).getbbox() is None
+            body = (0, 0, six.CW, six.CH - 8)  # (a deep pile's corners lie on card edges)
+            assert ImageChops.difference(region.crop(body), expected.crop(body)).getbbox() is None
+            below = image.crop((x0 + p * (six.CW + six.GAP), y0 + six.CH + 1,
+                                x0 + p * (six.CW + six.GAP) + six.CW, y0 + six.PILE_H))
+            drawn = {c for _, c in below.getcolors(1 << 16)} != {theme.PANEL}
+            assert drawn == bool(seat["depth"][p]), (k, p, seat["depth"])
             assert ImageChops.difference(region, back).getbbox() is not None
             if p and seat["piles"][p] != seat["piles"][p - 1]:
                 assert ImageChops.difference(region, regions[p - 1]).getbbox() is not None
             seen += 1
-    assert seen >= 6
+            deep += bool(seat["depth"][p])
+    assert seen >= 6 and deep >= 3
 
 
 @pytest.mark.parametrize("game", [g for g in GAMES if g != "six_suit"])
