@@ -630,9 +630,9 @@ def report(results: list[dict[str, Any]], args) -> None:
                       r["invalid"]["total"], r["invalid"]["per_1000_moves"],
                       r["invalid"]["per_closed_player"], dict(r["invalid"]["by_route"])]
                      for r in invalid], digits=2)
-        print("\nDiscord bans a bot past 10,000 invalid requests in 10 minutes. A DM refused "
-              "with 403 pauses DMs to that player until they click or type again; players "
-              "here click on every turn of theirs, so each click allows one more try.")
+        print("\nDiscord bans a bot past 10,000 invalid requests in 10 minutes. After a DM "
+              "refused with 403 the bot sends that player no more DMs in that game, however "
+              "often they click (goal: at most one per closed-DM player per game).")
     limited = [r for r in results if r.get("limits")]
     if limited:
         lim = limited[0]["limits"]["limits"]
