@@ -13,9 +13,13 @@ this process serves the fake Discord and plays. Per N (``--tables 10,100,500``):
    that is what the board offers). ``--mode slash`` types ``/<game> move`` instead and picks
    one of the autocomplete suggestions. Every table stops after ``--moves`` confirmed moves
    (a finished game is followed by a new one) or at ``--duration`` seconds.
-3. limits — the same for ``--limits-seconds`` with the fake enforcing Discord-like rate
-   limits (``--per-route`` requests per ``--per-seconds`` per route and channel, and
+3. limits — the same for ``--limits-seconds`` without a move cap, the windows started
+   afresh (``--per-route`` requests per ``--per-seconds`` per route and channel, and
    ``--global-per-second``); reports the 429 answers per route and global.
+
+The fake enforces Discord's rate limits throughout, as in every test (5 requests per 5 s
+per route and channel, 50/s global); ``--no-rate-limits`` turns them off for setup and play
+to measure the bot's own capacity.
 
 ``--closed-dms`` (0.1) of the players have closed DMs: the bot's DMs to them are refused
 with 403, which Discord counts as invalid requests (401, 403, 429; a bot is banned past
@@ -524,7 +528,8 @@ def durability_report(results: list[dict[str, Any]]) -> None:
 
 
 def report(results: list[dict[str, Any]], args) -> None:
-    print("\n## Play phase (no rate limits): acknowledgement latency and REST calls per move\n")
+    limits = "no rate limits" if args.no_rate_limits else "under Discord's rate limits"
+    print(f"\n## Play phase ({limits}): acknowledgement latency and REST calls per move\n")
     rows = []
     for r in results:
         p = r.get("play")

@@ -231,7 +231,8 @@ class TableDriver:
                 pick = options[choose([o["label"] for o in options])]
                 result = await self.fake.select(user, message, sel["custom_id"], [pick["value"]])
             else:
-                buttons = [c for c in comps if c.get("label") not in ("Back",)]
+                # the moves: not Back, nor Try DMs again (shown once to a closed-DM player)
+                buttons = [c for c in comps if c.get("label") not in ("Back", "Try DMs again")]
                 pick = buttons[choose([b["label"] for b in buttons])]
                 result = await self.fake.click(user, message, pick["custom_id"])
         raise AssertionError("the panel never reached a move")

@@ -170,8 +170,9 @@ async def leave(fake, d: TableDriver, user: User) -> None:
     if table.finished:  # the game ended between the two clicks: nothing to leave
         assert "⚠️" in done.text, done.text
         return
+    # not waiting for the board to show it: under Discord's rate limits that can take
+    # seconds, and the 2 s turn timer keeps running for the player who stays
     assert "You left" in done.text, done.text
-    await d.synced()
 
 
 async def play_then_hand_over(fake, d: TableDriver, *, human_moves: int, last: User) -> int:
@@ -184,9 +185,15 @@ async def play_then_hand_over(fake, d: TableDriver, *, human_moves: int, last: U
     if d.table is None:
         return moves
     await open_hands(fake, d, d.players)
+    def human(user: User) -> bool:
+        seat = d.table.seat_of(user.id) if d.table is not None else None
+        return seat is not None and not d.table.is_ai(seat)
+
     for user in d.players:
-        if d.table is not None and user is not last and d.table.seat_of(user.id) is not None \
-                and not d.table.is_ai(d.table.seat_of(user.id)):
+        # the last human to leave would end the game (cancelled: nobody else playing); when
+        # the turn timer has already given every other seat to an AI, this one stays idle too
+        if user is not last and human(user) and any(
+                human(other) for other in d.players if other is not user):
             await leave(fake, d, user)
     live = d.table
     for _ in range(600):
