@@ -1,7 +1,11 @@
 """`/pictures`: a member's own choice of pictures in what only they see (DMs, My hand).
 
-Boards follow the server's `/config server pictures` setting (one message for everyone).
-Text is always complete, so turning pictures off loses nothing.
+The channel's board is one message for everyone, so it follows the server's `/config server
+pictures` setting. A member who turns pictures on where the server has them off also gets the
+board as a picture in their **My hand** answer; one who turns them off gets text in their DMs
+and My hand (the channel's board keeps its picture: Discord's own setting for showing
+images is the way to hide it). Text is always complete, so turning pictures off loses
+nothing.
 """
 
 from __future__ import annotations
@@ -39,8 +43,10 @@ class PictureSettingsCog(commands.Cog):
         else:
             now = f"Pictures are **{'on' if choice else 'off'}** for you, on every server."
         text = ("✅ Saved. " if mode is not None else "") + now + (
-            "\nThis covers your DMs and **My hand**; boards follow the server's "
-            "`/config server pictures`. Every picture also comes as complete text.")
+            "\nThis covers your DMs and **My hand** (which also brings the board as a "
+            "picture where the server's boards are text). The board in the channel is the "
+            "same message for everyone and follows the server's `/config server pictures`. "
+            "Every picture also comes as complete text.")
         await reply(interaction, text, ephemeral=True)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -10,6 +11,7 @@ import discord
 from bot.delivery import dm_pause_hint
 from bot.hooks import Hook, handed_over
 from bot.tables.service import TableError, need_unpaused
+from bot.threads import CHANNEL, THREAD, thread_refusal
 from bot.ui import panel, render
 from bot.ui.components import STALE_BUTTON, PanelSelect, RoutedView, TableButton
 from bot.ui.names import clean_name, escape_markdown, pings, safe_name
@@ -150,13 +152,29 @@ class TableInteractions:
             raise TableError(f"I can't post the board in this channel: I'm missing the "
                              f"{missing} permission here. Ask a moderator to allow it, then "
                              "press **Start** again.")
+        place, refusal = await self._place(interaction)
         async with handed_over(interaction) as hook:
-            table = await self.service.start_game(table_id, interaction.user.id)
+            table = await self.service.start_game(table_id, interaction.user.id, place=place)
             table.hook = hook  # the first board goes out with this click's token
             names = ", ".join(table.names)
+            where = ("The game opens in its own thread of this message." if place == THREAD
+                     else "The board is below." + (
+                         f" It is played here in the channel: I couldn't open a thread for "
+                         f"it ({refusal})." if refusal else ""))
             await interaction.response.edit_message(
-                content=f"▶️ **{table.engine.title}** has started with {names}. The board is "
-                "below.", embed=None, view=None)
+                content=f"▶️ **{table.engine.title}** has started with {names}. {where}",
+                embed=None, view=None)
+
+    async def _place(self, interaction: discord.Interaction) -> tuple[str, str | None]:
+        """Where a game started by this click is played (the server's `table_place`), and
+        why not in a thread when the server wants one but the bot can't make it here."""
+        if not self.bot.settings.threads:
+            return CHANNEL, None
+        server = await self.service.server_settings(interaction.guild_id)
+        if server.table_place != THREAD:
+            return CHANNEL, None
+        refusal = thread_refusal(interaction)
+        return (CHANNEL, refusal) if refusal else (THREAD, None)
 
     async def show_rules(self, interaction: discord.Interaction, ui) -> None:
         """A game's full rules text, ephemeral, over as many messages as it needs (an
@@ -456,12 +474,20 @@ class TableInteractions:
             raise TableError("The game hasn't started yet.")
         seat = self._seat(table, interaction)
         embed = render.private_embed(table, seat)
-        job = render.hand_picture_job(table, seat)  # the same state as the embed
-        picture = None
-        if await self.service.publisher.pictures.for_user(interaction.user.id,
-                                                          table.row.guild_id):
-            picture = await render.draw(job, timeout=render.INTERACTION_PICTURE_SECONDS)
-        render.show_picture(embed, picture)
+        embeds, files = [embed], []
+        jobs = [render.hand_picture_job(table, seat)]  # the same state as the embed
+        prefs = self.service.publisher.pictures
+        guild = table.row.guild_id
+        if await prefs.for_user(interaction.user.id, guild):
+            if not await prefs.server(guild):  # the channel's board is text: show it here
+                jobs.append(render.board_picture_job(table))
+            pictures = await asyncio.gather(*(
+                render.draw(job, timeout=render.INTERACTION_PICTURE_SECONDS) for job in jobs))
+            render.show_picture(embed, pictures[0])
+            if len(pictures) > 1 and pictures[1] is not None:
+                embeds.append(render.show_picture(discord.Embed(
+                    title="The table as a picture", colour=embed.colour), pictures[1]))
+            files = [render.picture_file(p) for p in pictures if p is not None]
         view = None
         if seat in table.engine.to_act(table.state):
             view = RoutedView()
@@ -472,8 +498,7 @@ class TableInteractions:
             text = DMS_STOPPED
             view = view or RoutedView()
             view.add_item(_retry_dms_button(table))
-        await reply(interaction, text, embed=embed, view=view, ephemeral=True,
-                    file=render.picture_file(picture) if picture else None)
+        await reply(interaction, text, embeds=embeds, view=view, ephemeral=True, files=files)
 
     def _dm_hint(self, table: LiveTable, user_id: int) -> bool:
         """Say once per pause that the player's DMs stopped (bot.delivery.dm_pause_hint)."""

@@ -26,11 +26,14 @@ class Refusal(app_commands.CheckFailure):
 async def reply(interaction: discord.Interaction, content: str | None = None, *,
                 ephemeral: bool = True, embed: discord.Embed | None = None,
                 embeds: list[discord.Embed] | None = None,
-                view: discord.ui.View | None = None, file: discord.File | None = None) -> None:
+                view: discord.ui.View | None = None, file: discord.File | None = None,
+                files: list[discord.File] | None = None) -> None:
     """Send a reply, as the response if still possible, else as a followup."""
     kwargs: dict = {"ephemeral": ephemeral}
     if file is not None:
         kwargs["file"] = file
+    if files:
+        kwargs["files"] = files
     if content is not None:
         kwargs["content"] = clip(content, CONTENT_LIMIT)  # never past Discord's 2000
     if embed is not None:

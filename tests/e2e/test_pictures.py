@@ -23,6 +23,15 @@ async def bot(bots):
     return await bots.start(pictures=True)
 
 
+def pictures_of(message) -> list[dict]:
+    """Every picture of a message, each the image of one of its embeds, with alt text."""
+    urls = [e["image"]["url"] for e in message.embeds if e.get("image")]
+    assert [a["url"] for a in message.attachments] == urls
+    for attachment in message.attachments:
+        assert attachment["filename"].endswith(".png") and attachment.get("description")
+    return message.attachments
+
+
 def only_picture(message) -> dict:
     [attachment] = message.attachments
     assert attachment["filename"].endswith(".png")
@@ -80,12 +89,33 @@ async def test_board_and_hands_come_as_pictures(fake, world, bots, bot, game):
     assert "To act" in board.text
     answer = await d.click(world.bob, board, "My hand")
     assert answer.message.attachments == []
-    # alice wants pictures for herself all the same
+    # alice wants pictures for herself all the same: her My hand brings her hand and, since
+    # the channel's board is text, the board as a picture too (the public view's, exactly)
     result = await fake.slash(world.alice, "pictures", {"mode": "on"}, channel=world.channel)
     assert "on" in result.text
     answer = await d.click(world.alice, board, "My hand")
-    only_picture(answer.message)
+    hand, table_picture = pictures_of(answer.message)
+    assert "hand" in hand["filename"] and "board" in table_picture["filename"]
+    if d.table is not None:
+        table = d.table
+        public = ui.board_picture(engine.view(table.state, None), table.plain_names)
+        assert fake.upload_data(table_picture) == public.data
     d.assert_no_leaks()
+
+
+async def test_a_member_with_pictures_off_gets_text_where_only_they_look(fake, world, bots,
+                                                                         bot):
+    """`/pictures off` in a server with pictures on: the channel's board (one message for
+    everyone) keeps its picture; what only that member sees (My hand, their DM) is text."""
+    await fake.slash(world.bob, "pictures", {"mode": "off"}, channel=world.channel)
+    d = TableDriver(fake, world, bots, "sixsuit")
+    await d.open(world.alice, [world.bob], ai=1)
+    only_picture(d.board())
+    answer = await d.click(world.bob, d.board(), "My hand")
+    assert answer.message.attachments == [] and "hand" in answer.message.text.lower()
+    assert all(m.attachments == [] for m in fake.dms(world.bob))
+    answer = await d.click(world.alice, d.board(), "My hand")
+    [_] = pictures_of(answer.message)  # the server's board has its picture: hand only
 
 
 async def test_alt_text_names_players_plainly_for_screen_readers(fake, world, bots, bot):
