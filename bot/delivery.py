@@ -132,6 +132,11 @@ class Publisher:
     async def sync(self, table: LiveTable) -> None:
         if not table.playing:
             return  # lobbies are updated by the clicks that change them
+        if table.finished and table.meta.get("final_posted"):
+            # delivered whole with its result: a later sync (a delivery asked for while the
+            # last one waited on Discord's rate limits) would edit the board of an archived
+            # thread, which is refused, and post it anew, which reopens the thread
+            return
         if self.threads.pending(table):
             await self.threads.open(table)  # before the first board: it goes in there
         before = set(table.meta.get("turn_for") or [])
