@@ -23,11 +23,9 @@ LOG_LENGTH = 4  # the board's Recent lines (bot.ui.render.RECENT_LINES); all are
 # What the delivery task writes while a move is being saved (it runs outside the table lock).
 # A move never changes these, so when a saved draft becomes the live table the live values
 # are kept (see LiveTable.adopt).
-# ("dm_message" is each seat's living DM: a draft taken before a new DM was sent must not
-# bring back the id of the one it replaced, deleted by then)
-DELIVERY_META = ("turn_for", "turn_refresh", "dm_message", "private_shown", "dm_failed",
-                 "dm_closed", "dm_told", "delivered_version", "final_posted",
-                 "turn_message_id", "stale_boards", "board_scans", "no_uploads",
+DELIVERY_META = ("turn_for", "turn_refresh", "private_sent", "private_shown", "dm_failed",
+                 "dm_closed", "dm_told", "dm_hinted", "dm_message", "delivered_version",
+                 "final_posted", "turn_message_id", "stale_boards", "board_scans", "no_uploads",
                  "thread_failed", "thread_closed")
 
 
