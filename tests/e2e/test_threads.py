@@ -10,6 +10,7 @@ thread; `/config server table_place:channel` keeps the game in the channel."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 
@@ -54,6 +55,9 @@ async def test_the_game_is_played_in_its_thread_and_the_result_comes_back(fake, 
     assert [m.type for m in fake.channel_messages(world.channel)] == [0, 18, 0]
     assert await eventually(lambda: thread.archived)
     assert not thread.locked, "locking needs Manage Threads"
+    # the finished board in the archived thread still shows the whole game
+    history = await d.history(world.outsider)
+    assert "The game begins with 3 players." in history
     # Play again opens a lobby in the channel
     again = await fake.click(world.bob, result, d.custom_id(result, "Play again"))
     assert not again.ephemeral and again.message.channel_id == world.channel.id
@@ -263,3 +267,15 @@ async def test_on_two_shards_a_thread_belongs_to_its_servers_shard(fake, world, 
     finally:
         for runner in runners.values():
             await runner.stop()
+
+
+async def test_a_lobby_in_a_voice_channels_chat_is_played_there(fake, world, bots):
+    from fakediscord.models import CHANNEL_GUILD_VOICE
+
+    await threaded(bots)
+    voice = fake.add_channel(world.guild, "voice", type=CHANNEL_GUILD_VOICE)
+    d = TableDriver(fake, dataclasses.replace(world, channel=voice), bots, "suspense")
+    lobby = await d.open(world.alice, [world.bob])
+    assert d.thread is None and not fake.threads_of(voice)
+    assert "threads can't be made in this kind of channel" in fake.messages[lobby.id].text
+    assert board_count(fake, voice, d.table_id) == 1

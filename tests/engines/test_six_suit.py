@@ -858,10 +858,10 @@ def _ai_game(n, seed, ai_seats, options=None):
 
 
 def test_ai_clearly_beats_random_players():
-    """Task: the AI must be sensible, not random, and decide well under a second. Measured
-    over seeded games (one AI seat, the rest random): 2 players 40/40, 3 players 30/30,
-    4 players 30/30, 6 players 20/20, 12 players 6/6; an AI team of 2 vs a random team of 2
-    30/30. How fast it decides is bench.ai's to measure (p95 under 5 ms), not a timed test's."""
+    """Task: the AI must be sensible, not random. Measured over seeded games (one AI seat, the
+    rest random): 2 players 40/40, 3 players 30/30, 4 players 30/30, 6 players 20/20, 12
+    players 6/6; an AI team of 2 vs a random team of 2 30/30. Decision times are measured by
+    bench.ai and bench.engines, not here (a timed test fails on a busy machine)."""
     wins = games = 0
     for g in range(12):
         out = _ai_game(2, 500 + g, {g % 2})

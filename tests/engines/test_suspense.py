@@ -674,11 +674,6 @@ def test_ai_beats_random_players():
     assert three >= 0.6, three
 
 
-# How fast the AI decides is measured by `python -m bench.ai` (CPU and wall-clock p95 with the
-# sample size; README), never here: a p95 < 0.1 s check read 0.107 s with 4 test workers on
-# the loaded 2-core machine. Performance is for benchmarks, not timed tests.
-
-
 def test_events_never_leak_secret_labels():
     """Brief: leak tests scan every message a seat sees for `secret_labels`; no event a seat
     (or a spectator) can see may carry a card hidden from it."""
