@@ -150,9 +150,13 @@ class TableThreads:
                     return int(lobby)  # an earlier try made it (its answer was lost)
                 if exc.code != UNKNOWN_MESSAGE:
                     raise
+        # the kind of thread the channel has: an announcement channel's are announcement
+        # threads (a public thread is refused there), a text channel's public ones
+        channel = self.publisher.bot.get_channel(channel_id)
+        news = isinstance(channel, discord.TextChannel) and channel.is_news()
+        kind = discord.ChannelType.news_thread if news else discord.ChannelType.public_thread
         data = await self.http.start_thread_without_message(
-            channel_id, name=name, auto_archive_duration=AUTO_ARCHIVE_MINUTES,
-            type=discord.ChannelType.public_thread.value)
+            channel_id, name=name, auto_archive_duration=AUTO_ARCHIVE_MINUTES, type=kind.value)
         return int(data["id"])
 
     async def _moved(self, table: LiveTable) -> None:

@@ -310,3 +310,19 @@ async def test_a_thread_someone_made_on_the_lobby_is_played_in_and_closed_only_i
         assert await eventually(lambda: thread.archived and thread.locked)
     else:
         assert not thread.archived
+
+
+async def test_in_an_announcement_channel_a_thread_without_the_lobby_is_an_announcement_thread(
+        fake, world, bots):
+    """The lobby's message gone when the thread is made: a thread without a message, of the
+    kind the channel has (channel.mdx: announcement channels have announcement threads, 10;
+    a public thread, 11, is refused there)."""
+    from fakediscord.models import CHANNEL_ANNOUNCEMENT_THREAD, CHANNEL_GUILD_ANNOUNCEMENT
+
+    await threaded(bots)
+    news = fake.add_channel(world.guild, "news", type=CHANNEL_GUILD_ANNOUNCEMENT)
+    fake.fail_next("POST", r"/messages/\d+/threads$", 404, code=10008, message="Unknown Message")
+    d = TableDriver(fake, dataclasses.replace(world, channel=news), bots, "suspense")
+    await d.open(world.alice, [world.bob])
+    assert d.thread is not None and d.thread.type == CHANNEL_ANNOUNCEMENT_THREAD
+    assert d.thread.parent is news
