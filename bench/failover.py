@@ -48,6 +48,8 @@ from bench.harness import (
 from bench.load import gather_sims, table_specs
 from bot.launcher import DEFAULT_BUDGET
 
+CLICK_PATIENCE = 5.0  # seconds a player waits for a click's answer (Discord: 3)
+
 
 class WatchedTable(TableSim):
     """A TableSim that reads the stored version after each confirmed move."""
@@ -76,7 +78,10 @@ class WatchedTable(TableSim):
         await super().open(timeout)
 
     async def move(self, user, timeout: float) -> bool:
-        moved = await super().move(user, timeout)
+        # a click sent to the process as it was killed is never answered: Discord shows
+        # "This interaction failed" after 3 s and the player clicks again; waiting for it
+        # as long as for a board (--timeout) kept players idle after the new process was up
+        moved = await super().move(user, min(timeout, CLICK_PATIENCE))
         if moved:
             version = await self.pool.fetchval(
                 "SELECT version FROM game_tables WHERE id = $1", self.table_id)
