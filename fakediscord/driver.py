@@ -81,12 +81,18 @@ class DriverMixin(InteractionsMixin):
 
         Use after an action: the bot typically answers, then edits a board, posts a turn
         message and sends DMs. Raises :class:`FakeDiscordError` if it never goes quiet.
+
+        `busy_probes` (callables a test adds) report work the bot does off the REST path
+        that ends in a request, e.g. a picture being drawn before its message is sent: while
+        any says busy, that counts as activity, so the quiet time starts when it ends.
         """
         await self._drain_broadcasts()
         deadline = time.monotonic() + timeout
         step = max(quiet / 5, 0.005)
         while True:
             now = time.monotonic()
+            if any(probe() for probe in self.busy_probes):
+                self._last_activity = now
             if self._inflight == 0 and now - self._last_activity >= quiet:
                 return
             if now > deadline:
