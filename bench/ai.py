@@ -5,12 +5,16 @@ rotating with the game number so no seat is favoured. AI seats move with
 ``engine.ai_action`` (determinized, exactly as the bot calls it); opponents are
 
 - ``random``: a uniformly random legal move;
-- ``baseline``: a simple rule-aware player (``baseline_move``): the first legal move, in the
-  engine's stable order, that is not a pass/fold/drop-out when something else is legal —
-  never illegal, no judgement;
+- ``baseline``: the game's simple rule-aware player (``engine.ai.baseline``: a one-line
+  heuristic per game, documented in ``engines/<game>/ai.py``) — never illegal, no judgement;
 - ``self``: every seat is the normal AI (per-seat win rates; in Hidden Rules also the
   enforcement record: challenges of correct enforcements, wrong enforcements);
-- ``hard``: one hard AI seat against normal AI seats (the level must beat normal).
+- ``hard``: one hard AI seat against normal AI seats (the level must beat normal). Each
+  game is also played with a normal AI in that seat (same seed, same deals): its win rate
+  is the fair share hard must beat, and the game-by-game difference has its own interval.
+
+Per-role results: Suit Taboo round wins as the joker or an ace; Suspense match points as
+the dealer or not. Decision times: CPU (thread) and wall clock, p95 with the sample size.
 
 Each win rate has a Wilson 95 % interval. An AI seat "wins" when it is in Outcome.winners.
 
@@ -32,7 +36,6 @@ from typing import Any
 from bench import machine, percentile, pick_engines, write_json
 
 MAX_ACTIONS = 100_000
-PASSIVE = ("pass", "fold", "drop", "timeout", "accept")
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -46,15 +49,14 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def baseline_move(engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
-    """The rule-aware baseline: the first legal move that does something (not a pass, fold,
-    drop-out or accept) when one exists, else the first legal move; it never enforces or
-    challenges out of turn (an optional actor passes)."""
-    legal = list(engine.legal_actions(state, seat))
-    if seat not in engine.waiting_for(state):
-        return None
-    active = [a for a in legal if not any(w in repr(a).lower() for w in PASSIVE)
-              and "enforce" not in repr(a).lower() and "challenge" not in repr(a).lower()]
-    return (active or legal)[0]
+    """The game's rule-aware baseline (`engine.ai.baseline`, a one-line heuristic per game,
+    documented in its AI module), given the real state: it reads only its own hand, role or
+    rule and the table, like a player would. None for an optional actor lets the moment
+    pass."""
+    move = engine.ai.baseline(engine, state, seat, rng)
+    if move is None and seat in engine.waiting_for(state):
+        return engine.legal_actions(state, seat)[0]
+    return move
 
 
 @dataclass
@@ -64,7 +66,11 @@ class Tally:
     seat_wins: Counter = field(default_factory=Counter)
     seat_games: Counter = field(default_factory=Counter)
     decisions: list[float] = field(default_factory=list)
+    walls: list[float] = field(default_factory=list)  # wall clock of the same decisions
     enforcement: Counter = field(default_factory=Counter)
+    # per role: [sum, count] of round wins (Suit Taboo: joker / ace) or match points
+    # (Suspense: dealer / not), for the measured seats
+    roles: dict = field(default_factory=dict)
 
 
 def _with_level(engine: Any, state: Any, level: str) -> Any:
@@ -74,7 +80,7 @@ def _with_level(engine: Any, state: Any, level: str) -> Any:
     return clone
 
 
-def play(engine: Any, n: int, seed: int, seats: dict[int, str], tally: Tally) -> None:
+def play(engine: Any, n: int, seed: int, seats: dict[int, str], tally: Tally) -> frozenset:
     """One game; `seats` maps seat -> "normal" / "hard" (an AI) or "random" / "baseline"."""
     rng = random.Random(seed)
     state = engine.new_game(n, seed)
@@ -88,11 +94,12 @@ def play(engine: Any, n: int, seed: int, seats: dict[int, str], tally: Tally) ->
         kind = seats[seat]
         sub = random.Random(rng.random())
         if kind in ("normal", "hard", "easy"):
-            start = time.thread_time()
             view_state = state if kind == "normal" else _with_level(engine, state, kind)
+            start, wall = time.thread_time(), time.perf_counter()
             action = engine.ai_action(view_state, seat, sub)
             if kind == "hard" or all(k == "normal" for k in seats.values()):
                 tally.decisions.append(time.thread_time() - start)
+                tally.walls.append(time.perf_counter() - wall)
         elif kind == "baseline":
             action = baseline_move(engine, state, seat, sub)
         else:
@@ -105,8 +112,12 @@ def play(engine: Any, n: int, seed: int, seats: dict[int, str], tally: Tally) ->
                 if set(actors) <= declined:
                     raise RuntimeError(f"{engine.name}: every seat declined (seed {seed})")
                 continue
+        before = _round_record(state)
         state = engine.apply(state, seat, action).state
         declined = set()
+        after = _round_record(state)
+        if after is not None and after is not before:
+            _role_record(engine.name, after, seats, tally.roles)
     else:
         raise RuntimeError(f"{engine.name}: no end after {MAX_ACTIONS} actions (seed {seed})")
     outcome = engine.outcome(state)
@@ -119,6 +130,33 @@ def play(engine: Any, n: int, seed: int, seats: dict[int, str], tally: Tally) ->
                 tally.seat_wins[seat] += 1
     if engine.name == "hidden_rules":
         _enforcement_record(state, tally.enforcement)
+    return outcome.winners
+
+
+def _round_record(state: Any) -> Any:
+    """The summary a game keeps of its last round or match (a new object each time)."""
+    return getattr(state, "last_round", None) or getattr(state, "last_match", None)
+
+
+def _role_record(game: str, summary: dict, seats: dict[int, str], roles: dict) -> None:
+    """Per-role results of the measured seats: Suit Taboo round wins as the joker or an
+    ace; Suspense match points as the dealer (who sees the secret card) or not."""
+    measured = "hard" if "hard" in seats.values() else "normal"
+    for seat, kind in seats.items():
+        if kind != measured:
+            continue
+        if game == "suit_taboo":
+            line = summary["players"][seat]
+            role = "joker" if "joker" in line["role_name"] else "ace"
+            won = float(seat in summary["winners"])
+        elif game == "suspense":
+            role = "dealer" if summary["dealer"] == seat else "not dealer"
+            won = float(summary["points"][seat])
+        else:
+            return
+        total = roles.setdefault(role, [0.0, 0])
+        total[0] += won
+        total[1] += 1
 
 
 def _enforcement_record(state: Any, counter: Counter) -> None:
@@ -142,7 +180,11 @@ def _enforcement_record(state: Any, counter: Counter) -> None:
 
 
 def run(engine: Any, n: int, opponents: str, games: int, first_seed: int) -> dict:
+    """One row. A hard row also plays every game with the normal AI in the hard seat (the
+    same seed, so the same deals): the fair share to beat is that normal seat's win rate,
+    and `paired` is the mean difference, game by game, with its 95 % interval."""
     tally = Tally()
+    diffs: list[float] = []
     for g in range(games):
         me = g % n
         if opponents == "self":
@@ -151,7 +193,20 @@ def run(engine: Any, n: int, opponents: str, games: int, first_seed: int) -> dic
             seats = {p: ("hard" if p == me else "normal") for p in range(n)}
         else:
             seats = {p: ("normal" if p == me else opponents) for p in range(n)}
-        play(engine, n, first_seed + g, seats, tally)
+        winners = play(engine, n, first_seed + g, seats, tally)
+        if opponents == "hard":
+            same = play(engine, n, first_seed + g, dict.fromkeys(range(n), "normal"), Tally())
+            diffs.append(float(me in winners) - float(me in same))
+    extra: dict[str, Any] = {}
+    if diffs:
+        hard_rate = sum(tally.seat_wins.values()) / tally.games
+        normal_rate = hard_rate - sum(diffs) / len(diffs)
+        mean = sum(diffs) / len(diffs)
+        sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1))
+        half = 1.96 * sd / math.sqrt(len(diffs))
+        extra = {"normal_same_seat": normal_rate,
+                 "normal_same_seat_ci95": wilson(normal_rate * len(diffs), len(diffs)),
+                 "paired": mean, "paired_ci95": (mean - half, mean + half)}
     if opponents == "self":
         wins = sum(tally.seat_wins.values()) / n
     else:
@@ -162,7 +217,10 @@ def run(engine: Any, n: int, opponents: str, games: int, first_seed: int) -> dic
             "seat_win_rates": {s: tally.seat_wins[s] / tally.seat_games[s]
                                for s in sorted(tally.seat_games)},
             "cpu_p95_ms": percentile(tally.decisions, 95) * 1e3 if tally.decisions else 0.0,
-            "decisions": len(tally.decisions), "enforcement": dict(tally.enforcement)}
+            "wall_p95_ms": percentile(tally.walls, 95) * 1e3 if tally.walls else 0.0,
+            "wall_max_ms": max(tally.walls) * 1e3 if tally.walls else 0.0,
+            "decisions": len(tally.decisions), "enforcement": dict(tally.enforcement), **extra,
+            "roles": {r: {"mean": v[0] / v[1], "n": v[1]} for r, v in sorted(tally.roles.items())}}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -198,8 +256,21 @@ def main(argv: list[str] | None = None) -> int:
                     line += "  per seat " + " ".join(f"{v:.0%}" for v in
                                                     r["seat_win_rates"].values())
                 if r["decisions"]:
-                    line += f"  CPU p95 {r['cpu_p95_ms']:.1f} ms"
+                    line += (f"  CPU p95 {r['cpu_p95_ms']:.1f} ms, wall p95 "
+                             f"{r['wall_p95_ms']:.1f} ms (n={r['decisions']})")
                 print(line, flush=True)
+                if "paired" in r:
+                    nl, nh = r["normal_same_seat_ci95"]
+                    pl, ph = r["paired_ci95"]
+                    print(f"{'':16}fair share: a normal AI in the same seats (same seeds) won "
+                          f"{r['normal_same_seat']:.1%} [{nl:.1%}, {nh:.1%}]; hard minus "
+                          f"normal, game by game: {r['paired']:+.1%} [{pl:+.1%}, {ph:+.1%}]",
+                          flush=True)
+                if r["roles"]:
+                    what = "round win rate" if name == "suit_taboo" else "points per match"
+                    print(f"{'':16}{what} by role: " + ", ".join(
+                        f"{role} {v['mean']:.2f} (n={v['n']})" for role, v in r["roles"].items()),
+                        flush=True)
                 if r["enforcement"]:
                     e = r["enforcement"]
                     print(f"{'':16}enforcements by the rule's holder: {e.get('own enforcements', 0)}"

@@ -364,6 +364,7 @@ async def run(args) -> int:
     settings = Settings(_env_file=None, discord_token="fake-token", **database, **shards,
                         ai_delay=0, turn_seconds=0, dev_guild_id=args.guild,
                         log_level="WARNING", pictures=not args.no_pictures,
+                        threads=args.threads,
                         **({} if args.command_cooldown is None
                            else {"command_cooldown": args.command_cooldown}),
                         **({} if args.rest_budget is None
@@ -427,6 +428,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="WEBHOOK_DELIVERIES (default: the setting's default, auto)")
     parser.add_argument("--no-pictures", action="store_true",
                         help="text only (PICTURES=false), to compare with pictures on")
+    parser.add_argument("--threads", action="store_true",
+                        help="games in their own threads (THREADS=true, the bot's default); "
+                        "off, games stay in their channels, as in the figures measured "
+                        "before threads, where the bench harness looks for boards")
     parser.add_argument("--profile", choices=("cprofile", "sample"))
     parser.add_argument("--profile-out", help="where --profile writes its result")
     parser.add_argument("--profile-from-start", action="store_true",

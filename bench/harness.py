@@ -390,9 +390,11 @@ class TableSim:
 
     def _newest_board(self) -> Any:
         marker = f"t:{self.table_id}:hand"
-        for message in reversed(self.fake.channel_messages(self.channel)):  # not deleted
-            if any(marker in c.get("custom_id", "") for c in message.buttons()):
-                return message
+        # the game's own thread first (THREADS on: bot.threads), then its channel
+        for place in [*reversed(self.fake.threads_of(self.channel)), self.channel]:
+            for message in reversed(self.fake.channel_messages(place)):  # not deleted
+                if any(marker in c.get("custom_id", "") for c in message.buttons()):
+                    return message
         return None
 
     async def _find_board(self, timeout: float) -> None:
@@ -501,17 +503,23 @@ class TableSim:
     async def _move_by_slash(self, user, timeout: float) -> bool:
         command = f"{self.spec.command} move"
         start = time.monotonic()
+        where = self._game_channel()
         choices = await self.fake.autocomplete(user, command, focused="action",
-                                               channel=self.channel, timeout=timeout)
+                                               channel=where, timeout=timeout)
         self.latencies["autocomplete"].append(time.monotonic() - start)
         if not choices:
             self.errors["no autocomplete choices"] += 1
             return False
         pick = self.rng.choice(choices)
         result = await self._interact("move", self.fake.slash(
-            user, command, {"action": pick["value"]}, channel=self.channel, timeout=timeout),
+            user, command, {"action": pick["value"]}, channel=where, timeout=timeout),
             tolerate=True)
         return result is not None and self._confirmed(result)
+
+    def _game_channel(self) -> Any:
+        """Where the game is played: its board's channel (its thread with THREADS on)."""
+        board = getattr(self, "board", None)
+        return self.fake.channels.get(board.channel_id, self.channel) if board else self.channel
 
     def _confirmed(self, result) -> bool:
         text = _said(result)

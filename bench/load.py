@@ -145,8 +145,9 @@ def pair(summary: dict[str, float]) -> str:
 
 def count_closed_dm_notes(fake, sims: list[TableSim]) -> int:
     """Channel messages telling a player their DMs are closed (`--closed-dms`)."""
-    return sum(1 for sim in sims for m in fake.channel_messages(sim.channel)
-               if "direct messages" in m.content)
+    return sum(1 for sim in sims
+               for place in (sim.channel, *fake.threads_of(sim.channel))
+               for m in fake.channel_messages(place) if "direct messages" in m.content)
 
 
 def invalid_summary(result: dict[str, Any], sims: list[TableSim]) -> dict[str, Any]:

@@ -150,6 +150,11 @@ class CardTableBot(commands.Bot):
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self.tables.channel_deleted(channel.id)
 
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A game's thread deleted (bot.threads): its table pauses, like a deleted channel's
+        (raw: an archived thread is not in discord.py's cache)."""
+        await self.tables.channel_deleted(payload.thread_id)
+
     async def close(self) -> None:
         """Stop the tables, disconnect, close the database — once: a second call (the bot
         stopping itself after losing its database session, then its supervisor) waits for

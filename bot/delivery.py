@@ -31,6 +31,7 @@ from bot.hooks import NEVER, by_token
 from bot.pictures import Picture
 from bot.pictures.prefs import PicturePrefs
 from bot.ratings import ordinal, rating_text, trend_text
+from bot.threads import TableThreads, archived
 from bot.ui import render
 from bot.ui.components import RematchButton, ReplayButton, RoutedView
 from bot.ui.names import pings
@@ -99,6 +100,7 @@ class Publisher:
         self._dm_closed: set[int] | None = None
         self.pictures = PicturePrefs(service)
         self.janitor = BoardJanitor(self)  # old boards, until their delete is confirmed
+        self.threads = TableThreads(self)  # the game's own thread (bot.threads)
 
     def channel(self, table: LiveTable) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(table.row.channel_id)
@@ -107,6 +109,8 @@ class Publisher:
     async def sync(self, table: LiveTable) -> None:
         if not table.playing:
             return  # lobbies are updated by the clicks that change them
+        if self.threads.pending(table):
+            await self.threads.open(table)  # before the first board: it goes in there
         before = set(table.meta.get("turn_for") or [])
         waiting = [] if table.finished else [
             table.seats[s]["user_id"] for s in sorted(table.engine.waiting_for(table.state))
@@ -136,7 +140,11 @@ class Publisher:
         humans = [] if table.finished else sorted(
             s for s in table.engine.waiting_for(table.state) if not table.is_ai(s))
         key = [table.seats[s]["user_id"] for s in humans]
-        pinged = [uid for uid in key if modes.get(uid, CHANNEL) == CHANNEL]
+        # who chose DM pings but refuses the bot's DMs would hear of their turn nowhere:
+        # the board pings them in the channel instead, until a DM goes through again
+        closed = self._closed_users()
+        pinged = [uid for uid in key if modes.get(uid, CHANNEL) == CHANNEL
+                  or (modes.get(uid) == DM and uid in closed)]
         text = self._turn_text(table, key) if key else None
         embeds = render.board_embeds(table, text)
         content = {"view": render.board_view(table), "content": text,
@@ -208,6 +216,13 @@ class Publisher:
                 return
             except discord.NotFound:
                 table.row.board_message_id = None
+            except discord.HTTPException as exc:
+                if not archived(exc):
+                    raise
+                # someone archived the game's thread: an edit there is refused, a new
+                # message reopens it (bot.threads); the old board goes as on a repost
+                await self._repost(table, picture, **content)
+                return
         table.row.board_message_id = await self._post_board(table, picture, **content)
 
     def _board_hook(self, table: LiveTable) -> Hook | None:
@@ -412,7 +427,8 @@ class Publisher:
         table.meta["final_posted"] = True
         engine = table.engine
         outcome = engine.outcome(table.state)
-        channel = self.channel(table)
+        # the result goes to the lobby's channel, also when the game had its own thread
+        channel = self.bot.get_partial_messageable(table.row.parent_id or table.row.channel_id)
         safe = table.names
         names = [f"{name} (left)" if s.get("left") else name
                  for s, name in zip(table.seats, safe, strict=True)]
@@ -441,6 +457,7 @@ class Publisher:
             view.add_item(ReplayButton(table.meta["match_id"]))
         await channel.send(embeds=render.result_embeds(table, embed),
                            **({"view": view} if view else {}))
+        await self.threads.close(table)
 
     async def _rating_lines(self, table: LiveTable) -> str:
         """How the game moved its players' ratings, for the result (where the server shows

@@ -45,7 +45,8 @@ class GameCog(commands.GroupCog):
         bot.tables.register_ui(self.ui)
 
     # ------------------------------------------------------------------ helpers for subclasses
-    def table_here(self, interaction: discord.Interaction, *, playing: bool = True) -> LiveTable:
+    def table_here(self, interaction: discord.Interaction, *, playing: bool = True,
+                   paused_ok: bool = False) -> LiveTable:
         if interaction.guild_id is None:  # a DM: no table lives here, and any could be meant
             command = interaction.command
             name = command.qualified_name if command is not None else self.ui.command
@@ -54,6 +55,9 @@ class GameCog(commands.GroupCog):
                              "the game's board.")
         table = self.bot.tables.in_channel(interaction.channel_id)
         if table is None or table.engine.name != self.ui.engine.name:
+            threaded = self._in_a_thread_here(interaction, paused=paused_ok and table is None)
+            if threaded is not None:
+                return threaded
             elsewhere = self._my_table_elsewhere(interaction)
             if elsewhere is not None:
                 raise TableError(f"Your {self.ui.engine.title} game is in "
@@ -65,6 +69,23 @@ class GameCog(commands.GroupCog):
             raise TableError("The game hasn't started yet — the host presses **Start** in the "
                              "lobby.")
         return table
+
+    def _in_a_thread_here(self, interaction: discord.Interaction, *, paused: bool
+                          ) -> LiveTable | None:
+        """A game of this channel played in its own thread (bot.threads): the command
+        belongs there, so the answer points to it. `paused`: a table paused because its
+        thread is gone is returned instead (`/board` and `/cancel` carry it on or end it
+        from the lobby's channel)."""
+        here = [t for t in self.bot.tables.in_thread_of(interaction.channel_id or 0)
+                if t.engine.name == self.ui.engine.name]
+        if not here:
+            return None
+        mine = next((t for t in here if t.seat_of(interaction.user.id) is not None), here[0])
+        if paused and mine.paused:
+            return mine
+        name = interaction.command.qualified_name if interaction.command else self.ui.command
+        raise TableError(f"This channel's {self.ui.engine.title} game is played in its thread "
+                         f"<#{mine.row.channel_id}>: use `/{name}` there.")
 
     def _my_table_elsewhere(self, interaction: discord.Interaction) -> LiveTable | None:
         """A table of this game on this server where the member sits (the newest), for a
@@ -244,7 +265,9 @@ class GameCog(commands.GroupCog):
     async def board(self, interaction: discord.Interaction) -> None:
         """Answer first; the delivery task posts the board anew and deletes the old one. On
         a paused table (channel unwritable) this is how play carries on."""
-        table = self.table_here(interaction)
+        table = self.table_here(interaction, paused_ok=True)
+        if table.row.parent_id == interaction.channel_id:  # its thread is gone: play here
+            await self.bot.tables.publisher.threads.back_to_channel(table)
         # A repost costs two channel requests from the budget every table shares: once per
         # table per cooldown (others are pointed at the fresh one), once per member too.
         cooldowns = self.bot.cooldowns
@@ -265,7 +288,7 @@ class GameCog(commands.GroupCog):
     @app_commands.command(name="cancel", description="Cancel the table here (host or "
                           "moderators).")
     async def cancel(self, interaction: discord.Interaction) -> None:
-        table = self.table_here(interaction, playing=False)
+        table = self.table_here(interaction, playing=False, paused_ok=True)
         await self.bot.tables.cancel(table.id, interaction.user.id,
                                      moderator=is_moderator(interaction))
         await reply(interaction, f"Cancelled the {table.engine.title} table.", ephemeral=False)

@@ -91,6 +91,9 @@ class Settings(BaseSettings):
     pictures: bool = Field(
         default=True, description="Cards also as pictures where servers and members want them "
         "(false = text only everywhere, whatever /config server pictures says).")
+    threads: bool = Field(
+        default=True, description="A game in its own thread where servers want it (/config "
+        "server table_place); false = every game in its lobby's channel.")
 
     replay_retention_days: int = Field(
         default=90, ge=0, le=36_500,

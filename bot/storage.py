@@ -190,6 +190,12 @@ MIGRATIONS: list[tuple[int, Migration]] = [
     );
     CREATE INDEX match_players_by_user ON match_players (guild_id, user_id, finished_at);
     """),
+    # A thread per table (issue 16): a game played in a thread of its lobby's channel keeps
+    # the thread as `channel_id` and that channel as `parent_id`, so /history and /replay
+    # can judge who may see it by the channel (archived threads leave discord.py's cache).
+    (7, """
+    ALTER TABLE matches ADD COLUMN parent_id BIGINT;
+    """),
 ]
 
 SYNCHRONOUS_MODES = ("FULL", "NORMAL")
@@ -244,6 +250,13 @@ class TableRow:
     # the stored list itself is not loaded (only a finished game's record reads it).
     actions_tail: str = ""
 
+    @property
+    def parent_id(self) -> int | None:
+        """The lobby's channel while the game is played in a thread of it (bot.threads),
+        else None: `channel_id` is then where it all happens."""
+        lobby = self.meta.get("lobby_channel_id")
+        return int(lobby) if lobby and int(lobby) != self.channel_id else None
+
 
 @dataclass
 class StatRow:
@@ -274,16 +287,17 @@ def _table_from(row: Iterable[Any]) -> TableRow:
 
 
 _MATCH_COLUMNS = ("m.id, m.guild_id, m.channel_id, m.game, m.players, m.scores, m.winners, "
-                  "m.reason, m.started_at, m.finished_at, m.duration, r.moves")
+                  "m.reason, m.started_at, m.finished_at, m.duration, r.moves, m.parent_id")
 
 
 def _match_from(row: Iterable[Any]) -> dict[str, Any]:
     (id_, guild_id, channel_id, game, players, scores, winners, reason, started, finished,
-     duration, moves) = list(row)[:12]
+     duration, moves, parent_id) = list(row)[:13]
     return {"id": id_, "guild_id": guild_id, "channel_id": channel_id, "game": game,
             "players": json.loads(players), "scores": json.loads(scores),
             "winners": json.loads(winners), "reason": reason, "started_at": started,
-            "finished_at": finished, "duration": duration, "moves": moves}
+            "finished_at": finished, "duration": duration, "moves": moves,
+            "parent_id": parent_id}
 
 
 _SAVE_BATCH = 200  # saves per statement
@@ -678,6 +692,16 @@ class Storage:
             table.board_message_id, json.dumps(table.meta), self._stamp(), table.id)
 
     @_writes
+    async def move_table(self, table: TableRow) -> None:
+        """The table's game moved to another channel (into its thread, or back to the
+        lobby's channel when the thread is gone): its channel id and bookkeeping at once,
+        so a restart finds it where it is played."""
+        await self._db.writer.execute(
+            "UPDATE game_tables SET channel_id=?, board_message_id=?, meta=?, updated_at=? "
+            "WHERE id=?", table.channel_id, table.board_message_id, json.dumps(table.meta),
+            self._stamp(), table.id)
+
+    @_writes
     async def save_metas(self, tables: list[TableRow]) -> None:
         """`save_meta` for many tables (the service batches them): one statement per 500
         tables (see update_rows)."""
@@ -736,11 +760,12 @@ class Storage:
         async with self._db.transaction() as tx:
             match_id = await tx.fetchval(
                 "INSERT INTO matches (guild_id, channel_id, game, players, scores, winners, "
-                "reason, started_at, finished_at, duration, options) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?) RETURNING id",
+                "reason, started_at, finished_at, duration, options, parent_id) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id",
                 table.guild_id, table.channel_id, table.game, json.dumps(players),
                 json.dumps({str(k): v for k, v in scores.items()}), json.dumps(sorted(winners)),
-                reason, table.started_at, finished_at, duration, json.dumps(table.options))
+                reason, table.started_at, finished_at, duration, json.dumps(table.options),
+                table.parent_id)
             if record is not None:
                 await tx.execute(
                     "INSERT INTO match_records (match_id, guild_id, game, record, finished_at, "

@@ -32,8 +32,10 @@ class HelpCog(commands.Cog):
                 "through the **My hand** button (only you see its answer).\n\n**Start a "
                 "game:** `/<game> new` " + ("" if in_server else "in a server channel ") +
                 "opens a lobby — players press **Join**, the host can **Add AI** seats, then "
-                "**Start**. On the board, **Take my turn** opens your move panel; every move "
-                "also has a slash command."),
+                "**Start**; the game then gets its own thread of the channel (unless the "
+                "server keeps games in the channel) and its result comes back to the channel. "
+                "On the board, **Take my turn** opens your move panel; every move also has a "
+                "slash command."),
             colour=0x5865F2)
         for ui in sorted(self.bot.tables.uis.values(), key=lambda u: u.engine.title):
             engine = ui.engine

@@ -62,8 +62,8 @@ class StatsCog(commands.Cog):
         if not rows:
             start = (f" Start one with `/{self.bot.tables.uis[game].command} new`!"
                      if game in self.bot.tables.uis else "")
-            text = (f"Nobody has finished {plural(least, 'game')} of {engine.title} on this "
-                    f"server yet (the least to be listed).{start}")
+            text = (f"Nobody on this server has finished the {plural(least, 'game')} of "
+                    f"{engine.title} it takes to be listed yet.{start}")
         else:
             text = "\n".join(
                 f"{_rank(i, row.wins)} **{safe_name(row.name)}** — "

@@ -4,17 +4,23 @@
 - easy: for beginners. Half of its required moves are the normal AI's, the other half a
   uniformly random legal move; it never volunteers an optional move (such as enforcing a rule
   out of turn) that the normal AI would not make. Legal, often sensible, clearly weaker.
-- hard: flat information-set Monte Carlo. Candidate moves are the normal AI's choices over a
-  few determinizations plus a few other legal moves; each candidate is tried in the same
-  sampled worlds (`engine.determinize` of the real state: the AI never sees a hidden card),
-  followed by a playout in which every seat plays the normal policy, cut after
-  SEARCH_BUDGET / (worlds x candidates) actions and scored by `engine.ai_value`. The budget is a number of
-  simulated actions, never wall-clock time, so a decision is deterministic given its rng.
+- hard: flat information-set Monte Carlo around the normal AI. Candidates are the normal
+  AI's move and its next best ones by the game's own ranking (`AiPlayer.rank`). Each is
+  played in the same sampled worlds (`engine.determinize` of the real state: the AI never
+  sees a hidden card) with the same random streams, then every seat plays on with the
+  normal policy (or the game's cheaper `AiPlayer.playout`) until the game's horizon (the
+  seat's next turn, the end of the match, a number of actions: its `SearchPlan`), where
+  `engine.ai_value` judges it. The normal move is kept unless another one gains on it by
+  more than `z` standard errors of the paired differences. The size of the search is a
+  number of worlds, candidates and simulated actions, never wall-clock time, so a decision
+  is reproducible from its rng.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
@@ -28,15 +34,27 @@ AiLevel = Literal["easy", "normal", "hard"]
 AI_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 
 EASY_RANDOM_SHARE = 0.5
-HARD_WORLDS = 4  # sampled worlds (determinizations) each candidate is tried in
-HARD_CANDIDATES = 4  # at most this many candidate moves
-# Simulated actions per decision (split over worlds x candidates), sized per game from its
-# normal AI's cost per decision so that a hard decision stays within 300 ms p95 on 2 cores.
-SEARCH_BUDGET = {"suspense": 16, "hidden_rules": 100, "suit_taboo": 320, "six_suit": 480}
-DEFAULT_BUDGET = 480
-# A searched move must beat the normal AI's move by this much (value in [0, 1]) to replace
-# it: short playouts are noisy, and the normal move is the better bet on a near tie.
-HARD_MARGIN = 0.1
+
+
+@dataclass(frozen=True, slots=True)
+class SearchPlan:
+    """How much the hard level searches in one game, in simulated actions (never wall-clock
+    time, so a decision is reproducible from its rng). Sized per game from the cost of its
+    normal AI so that a hard decision stays within 300 ms p95 on 2 cores (`bench.ai`)."""
+
+    worlds: int = 8  # sampled worlds (determinizations); every candidate meets the same ones
+    candidates: int = 3  # the normal AI's move plus its next best ones (the game's `rank`)
+    depth: int = 40  # simulated actions per playout before the game's `value` judges it
+    z: float = 1.0  # paired standard errors a move must gain over the normal move by
+    # stop(start, state): the playout has gone far enough (e.g. the match is over)
+    stop: Callable[[Any, Any], bool] | None = None
+    # stop when the searching seat is to move for the k-th time (0: only depth and stop)
+    my_turns: int = 0
+
+
+DEFAULT_PLAN = SearchPlan()
+# A searched move must also beat the normal move by at least this much (value in [0, 1]).
+MIN_GAIN = 0.01
 
 
 def ai_level_field() -> Any:
@@ -68,57 +86,100 @@ def _easy(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any
 
 
 def _hard(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any) -> Any:
+    """Flat information-set Monte Carlo around the normal AI.
+
+    Candidates are the normal AI's move and its next best ones (the game's `rank`, in one
+    sampled world; without it, the normal AI's picks in other worlds). Each candidate is
+    played in the same sampled worlds with the same random streams (common random numbers),
+    then every seat plays on with the normal policy for `plan.depth` actions and the game's
+    `ai_value` judges the result. The normal move is kept unless another one gains on it
+    clearly: by more than `plan.z` standard errors of the paired differences, world by
+    world. Short playouts are noisy, and a move the search only thinks is better loses to
+    the normal move on a near tie."""
     legal = list(engine.legal_actions(state, seat))
     if len(legal) <= 1 and normal is not None:
         return normal
-    candidates: list[Any] = [normal]
-    for _ in range(HARD_CANDIDATES):  # what the normal AI would do in other worlds
-        if len(candidates) >= HARD_CANDIDATES // 2:
-            break
-        other = engine.ai_policy(engine.determinize(state, seat, rng), seat, rng)
-        if other not in candidates:
-            candidates.append(other)
-    pool = [a for a in legal if a not in candidates]
-    rng.shuffle(pool)
-    candidates.extend(pool[:HARD_CANDIDATES - len(candidates)])
-    seeds = [rng.randrange(2**31) for _ in range(HARD_WORLDS)]
-    budget = SEARCH_BUDGET.get(engine.name, DEFAULT_BUDGET)
-    depth = max(1, budget // (len(seeds) * len(candidates)))
-    best, best_value = normal, float("-inf")
-    for move in candidates:
-        total = 0.0
-        for world_seed in seeds:  # the same worlds for every candidate (common numbers)
-            world_rng = random.Random(world_seed)
-            world = engine.determinize(state, seat, world_rng)
-            total += _playout(engine, world, seat, move, world_rng, depth)
-        # the normal move keeps a head start: the search must find a clear gain
-        value = total / len(seeds) + (HARD_MARGIN if move is normal else 0.0)
-        if value > best_value:
-            best, best_value = move, value
+    plan = getattr(engine.ai, "plan", None) or DEFAULT_PLAN
+    candidates = _candidates(engine, state, seat, rng, normal, legal, plan)
+    if len(candidates) <= 1:
+        return normal
+    seeds = [rng.randrange(2**31) for _ in range(plan.worlds)]
+    values: list[list[float]] = [[] for _ in candidates]
+    for world_seed in seeds:  # the same worlds and streams for every candidate
+        world = engine.determinize(state, seat, random.Random(world_seed))
+        for i, move in enumerate(candidates):
+            values[i].append(_playout(engine, world, seat, move,
+                                      random.Random(world_seed + 1), plan))
+    best, best_gain = normal, 0.0
+    base = values[0]
+    for move, vals in zip(candidates[1:], values[1:], strict=True):
+        diffs = [v - b for v, b in zip(vals, base, strict=True)]
+        gain = sum(diffs) / len(diffs)
+        spread = (sum((d - gain) ** 2 for d in diffs) / max(1, len(diffs) - 1)) ** 0.5
+        if gain > max(MIN_GAIN, plan.z * spread / len(diffs) ** 0.5, best_gain):
+            best, best_gain = move, gain
     return best
 
 
+def _candidates(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any,
+                legal: list[Any], plan: SearchPlan) -> list[Any]:
+    """The normal move first, then the game's next best moves (or the normal AI's picks in
+    other worlds when the game ranks nothing)."""
+    candidates: list[Any] = [normal]
+    rank = getattr(engine.ai, "rank", None)
+    if rank is not None:
+        ranked = rank(engine, engine.determinize(state, seat, rng), seat, rng)
+    else:
+        ranked = [engine.ai_policy(engine.determinize(state, seat, rng), seat, rng)
+                  for _ in range(plan.candidates)]
+    for move in ranked:
+        if len(candidates) >= plan.candidates:
+            break
+        if move is not None and move not in candidates and (
+                is_listed(move, legal) or _say_variant(move)):
+            candidates.append(move)
+    return candidates
+
+
 def _playout(engine: Engine, world: Any, seat: int, move: Any, rng: random.Random,
-             depth: int) -> float:
-    """Play `move` in a sampled world, then let the normal policy play every seat."""
+             plan: SearchPlan) -> float:
+    """Play `move` in a sampled world, then let the normal policy play every seat (optional
+    actors too: one that does not want to act is asked again after the next move)."""
     if move is None:
         state = world
     else:
         if not is_listed(move, engine.legal_actions(world, seat)) and not _say_variant(move):
-            return float("-inf")
+            return 0.0
         try:
             state = engine.apply(world, seat, move).state
         except ValueError:
-            return float("-inf")
-    for _ in range(depth):
-        actors = sorted(engine.waiting_for(state)) or sorted(engine.to_act(state))
-        if not actors or engine.outcome(state) is not None:
+            return 0.0
+    policy = getattr(engine.ai, "playout", None) or engine.ai.choose
+    declined: set[int] = set()
+    turns = 0
+    mine = True  # the searching seat was to move at the last step (it just moved)
+    for _ in range(plan.depth):
+        if engine.outcome(state) is not None or (plan.stop and plan.stop(world, state)):
             break
-        actor = actors[rng.randrange(len(actors))]
-        action = engine.ai_policy(state, actor, rng)
+        waiting = seat in engine.waiting_for(state)
+        if waiting and not mine:
+            turns += 1
+            if turns == plan.my_turns:
+                break
+        mine = waiting
+        actors = sorted(engine.to_act(state))
+        ready = [a for a in actors if a not in declined]
+        if not ready:
+            break
+        actor = ready[rng.randrange(len(ready))]
+        action = policy(engine, state, actor, rng)
         if action is None:
+            if actor not in engine.waiting_for(state):
+                declined.add(actor)
+                continue
             action = engine.default_action(state, actor)
         state = engine.apply(state, actor, action).state
+        declined = set()
     return engine.ai_value(state, seat)
 
 

@@ -178,10 +178,24 @@ class AiPlayer:
     `choose(engine, state, seat, rng)` picks a move from a determinized state;
     `timer_move(engine, state, seat)`, when given, is the deterministic move a turn timer
     plays for a seat whose time ran out (games whose safe default needs the AI's judgement).
+
+    For the hard level's search (engines.ai_levels), a game may also give
+    `rank(engine, state, seat, rng)`: the legal moves the AI would consider, best first by its
+    own judgement, from a determinized state (the search tries only the first few);
+    `value(engine, state, seat)`: how good an unfinished state is for `seat`, in [0, 1],
+    where a playout stops; `playout(engine, state, seat, rng)`: a cheaper stand-in for
+    `choose` inside playouts; and `plan`: the search's size for this game (a SearchPlan).
     """
 
     choose: Callable[..., Any]
     timer_move: Callable[..., Any] | None = None
+    rank: Callable[..., list[Any]] | None = None
+    value: Callable[..., float] | None = None
+    plan: Any = None
+    playout: Callable[..., Any] | None = None
+    # `baseline(engine, state, seat, rng)`: the game's simple rule-aware player, a one-line
+    # heuristic (never the AI's judgement); `bench.ai` measures the AI against it.
+    baseline: Callable[..., Any] | None = None
 
 
 class Engine(Generic[S, A]):
@@ -284,6 +298,8 @@ class Engine(Generic[S, A]):
         outcome = self.outcome(state)
         if outcome is not None:
             return 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0
+        if self.ai is not None and self.ai.value is not None:
+            return self.ai.value(self, state, seat)
         scores = _progress(state)
         if not scores:
             return 0.5

@@ -4,9 +4,10 @@
 
 Every seat is a human clicking through **Take my turn** (random legal choices); games are
 kept short with their own options. The README's sample transcripts come from this script,
-so they show the bot as it really is: the channel at the end (the lobby note, the final
-board, the result with **Play again**), the whole game as the board's **History** button
-shows it, and the first player's one living DM.
+so they show the bot as it really is: the channel at the end (the lobby note linking the
+game's thread, Discord's "started a thread" line, the result with **Play again**), the
+game's thread at the end (the final board), the whole game as the board's **History**
+button shows it, and the first player's one living DM.
 """
 
 from __future__ import annotations

@@ -38,6 +38,7 @@ TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL",
                                    "postgresql://postgres@127.0.0.1:5432/test")
 BACKENDS = [b for b in os.environ.get("TEST_BACKENDS", "sqlite,postgresql").split(",") if b]
 PREFIX = "cardtable_test_"
+DROP_SECONDS = 60.0
 HOST = hashlib.sha1(socket.gethostname().encode()).hexdigest()[:6]
 
 _unreachable: str | None = None  # why the server could not be reached (checked once)
@@ -96,8 +97,10 @@ async def _sweep(conn) -> None:
 async def _drop(conn, name: str) -> None:
     """End the sessions a test left on its schema, then drop it with everything in it."""
     await conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                       "WHERE application_name = $1 AND pid <> pg_backend_pid()", name)
-    await conn.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
+                       "WHERE application_name = $1 AND pid <> pg_backend_pid()", name,
+                       timeout=DROP_SECONDS)
+    # bounded: a lock someone still holds in it fails the teardown rather than hanging it
+    await conn.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE', timeout=DROP_SECONDS)
 
 
 def _alive(pid: int) -> bool:

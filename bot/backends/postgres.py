@@ -279,12 +279,20 @@ class PostgresBackend:
             return None
         return {r[0] for r in rows}
 
+    def _channel(self, channel: str) -> str:
+        """`channel` for this schema only. NOTIFY reaches every session of the database, so
+        bots in two schemas of one database (several deployments, or parallel test runs)
+        heard each other's changes; the schema's hash keeps the name under PostgreSQL's
+        63-byte limit on channel names."""
+        return f"{channel}_{zlib.crc32(self.schema.encode()):08x}"
+
     async def notify(self, session: _Session, channel: str, payload: str) -> None:
-        """Tell every process's `listen(channel)` (sent when the transaction commits)."""
-        await session.execute("SELECT pg_notify(?, ?)", channel, payload)
+        """Tell every process's `listen(channel)` on this schema (sent at commit)."""
+        await session.execute("SELECT pg_notify(?, ?)", self._channel(channel), payload)
 
     async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
-        await self._writer.add_listener(channel, lambda _c, _pid, _ch, payload: callback(payload))
+        await self._writer.add_listener(self._channel(channel),
+                                        lambda _c, _pid, _ch, payload: callback(payload))
 
     async def apply_migrations(self, migrations: list[tuple[int, Migration]]) -> list[int]:
         """Apply every migration not yet recorded, with their records, in one transaction

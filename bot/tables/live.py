@@ -25,7 +25,8 @@ LOG_LENGTH = 4  # the board's Recent lines (bot.ui.render.RECENT_LINES); all are
 # are kept (see LiveTable.adopt).
 DELIVERY_META = ("turn_for", "turn_refresh", "private_sent", "private_shown", "dm_failed",
                  "dm_closed", "dm_told", "delivered_version", "final_posted",
-                 "turn_message_id", "stale_boards", "board_scans", "no_uploads")
+                 "turn_message_id", "stale_boards", "board_scans", "no_uploads",
+                 "thread_failed", "thread_closed")
 
 
 def _clone(value: Any) -> Any:
@@ -95,6 +96,9 @@ class LiveTable:
                 draft.meta[key] = self.meta[key]
             else:
                 draft.meta.pop(key, None)
+        # where the game is played is the delivery task's (bot.threads moves it to its thread)
+        stale = stale or draft.row.channel_id != self.row.channel_id
+        draft.row.channel_id = self.row.channel_id
         if draft.row.board_message_id == draft.base_board_message_id:  # the change kept it
             stale = stale or draft.row.board_message_id != self.row.board_message_id
             draft.row.board_message_id = self.row.board_message_id
@@ -134,9 +138,8 @@ class LiveTable:
     def places(self) -> frozenset[int]:
         """The channels this table's buttons and menus may be used in: its lobby's channel
         and the channel its game is played in (a thread of the lobby's channel when the
-        game has one: `parent_id` is then the lobby's channel)."""
-        return frozenset({self.row.channel_id,
-                          int(self.meta.get("parent_id") or self.row.channel_id)})
+        game has one, bot.threads)."""
+        return frozenset({self.row.channel_id, self.row.parent_id or self.row.channel_id})
 
     @property
     def paused(self) -> str | None:

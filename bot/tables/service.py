@@ -34,6 +34,7 @@ from bot.replay.record import (
 from bot.storage import StaleVersionError, StorageError, UnreadableRow
 from bot.tables.live import LiveTable
 from bot.tables.settings import SERVER_KEY, ServerSettings, resolve_options, resolve_server
+from bot.threads import thread_gone
 from bot.ui.text import plural, shown
 from engines.core import (
     Event,
@@ -472,7 +473,10 @@ class TableService:
             await self._save(table, draft)
         return table
 
-    async def start_game(self, table_id: int, user_id: int) -> LiveTable:
+    async def start_game(self, table_id: int, user_id: int, *, place: str = "channel"
+                         ) -> LiveTable:
+        """Start the lobby's game. `place` "thread": the delivery task plays it in a thread
+        of the lobby's channel (bot.threads; Start checked that the bot may make one)."""
         table = self.get(table_id)
         async with table.lock:
             self._need_lobby(table)
@@ -504,6 +508,8 @@ class TableService:
             draft.meta["chain_format"] = RECORD_FORMAT
             # The lobby was an interaction reply; the board is a message of the bot's own.
             draft.meta["lobby_message_id"] = draft.row.board_message_id
+            draft.meta["lobby_channel_id"] = draft.row.channel_id
+            draft.meta["place"] = place
             draft.row.board_message_id = None
             draft.add_log([public("start", f"The game begins with {n} players.")])
             self._reset_deadline(draft, force=True)
@@ -873,6 +879,7 @@ class TableService:
                     for note in table.notices:
                         with contextlib.suppress(discord.HTTPException):
                             await self.publisher.announce(table, note)
+                    await self.publisher.threads.close(table)  # a cancelled game's thread
                     return
                 await self.publisher.sync(table)
                 table.delivery_failures = 0
@@ -880,6 +887,9 @@ class TableService:
                 raise
             except Exception as exc:
                 if not (table.dropped or table.finished) and (why := channel_unusable(exc)):
+                    if table.row.parent_id is not None:  # its thread, not the channel
+                        why = why.replace("its channel", "its thread").replace(
+                            "Send Messages", "Send Messages in Threads")
                     await self.pause(table, why)
                     return
                 # Discord refused or rate limited us beyond discord.py's own retries: try
@@ -1006,22 +1016,37 @@ class TableService:
                 asyncio.current_task():
             table.ai_task.cancel()
         command = table.ui.command
+        parent = table.row.parent_id
+        if "channel was deleted" in why:
+            carry_on = "it can't go on without its channel."
+        elif parent is not None:  # its thread is gone (bot.threads): on in the channel
+            carry_on = (f"`/{command} board` in <#{parent}> carries the game on there (or "
+                        f"`/{command} cancel` there ends it).")
+        else:
+            carry_on = (f"then use `/{command} board` in that channel to carry on (or "
+                        f"`/{command} cancel` to end it).")
         text = (f"⏸️ Your **{table.engine.title}** table in <#{table.row.channel_id}> is "
                 f"paused: {why}. Nothing moves and nothing is recorded until it is fixed; "
-                + ("it can't go on without its channel." if "deleted" in why else
-                   f"then use `/{command} board` in that channel to carry on (or "
-                   f"`/{command} cancel` to end it)."))
+                + carry_on)
         with contextlib.suppress(Exception):  # (a closed DM's channel note fails too)
             await self.publisher.dm(table, table.row.host_id, content=text)
 
+    def in_thread_of(self, channel_id: int) -> list[LiveTable]:
+        """The tables played in threads of this channel (bot.threads)."""
+        return [t for t in self.live.values() if t.row.parent_id == channel_id]
+
     async def channel_deleted(self, channel_id: int) -> None:
-        """Discord says a channel is gone: its game pauses at once (not at its next failed
-        post), and a lobby there closes, since nobody can reach it any more."""
+        """Discord says a channel or thread is gone: its game pauses at once (not at its
+        next failed post), and a lobby there closes, since nobody can reach it any more.
+        A channel takes its threads' games with it."""
+        for gone in self.in_thread_of(channel_id):
+            await self.pause(gone, "its channel was deleted")
         table = self.in_channel(channel_id)
         if table is None or table.finished:
             return
         if table.playing:
-            await self.pause(table, "its channel was deleted")
+            await self.pause(table, "its thread was deleted" if table.row.parent_id
+                             else "its channel was deleted")
             return
         async with table.lock:
             if table.id in self.live and not table.playing:
@@ -1055,6 +1080,8 @@ def channel_unusable(exc: BaseException) -> str | None:
     50001) or Send Messages / Embed Links (403 Missing Permissions, 50013)."""
     if isinstance(exc, discord.NotFound) and exc.code == 10003:
         return "its channel was deleted"
+    if gone := thread_gone(exc):
+        return gone
     if isinstance(exc, discord.Forbidden) and exc.code in (50001, 50013):
         return ("I can't post in its channel (I need the View Channel, Send Messages and "
                 "Embed Links permissions there)")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import shlex
 import typing
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 from pydantic.fields import FieldInfo
@@ -44,6 +44,9 @@ class ServerSettings(GameOptions):
     pictures: bool = Field(True, description="Boards and hands also show as pictures (the "
                            "text stays complete; members can turn pictures off for "
                            "themselves with /pictures).")
+    table_place: Literal["thread", "channel"] = Field(
+        "thread", description="Where a started game is played: in its own thread of the "
+        "lobby's channel (the channel keeps the lobby and the result), or in the channel.")
     ratings: bool = Field(True, description="Skill ratings: /leaderboard ranks by rating, "
                           "/stats and results show it (off: ranked by wins and points; "
                           "ratings are still kept, so turning them on shows them up to "

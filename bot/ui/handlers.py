@@ -10,6 +10,7 @@ import discord
 
 from bot.hooks import Hook, handed_over
 from bot.tables.service import TableError, need_unpaused
+from bot.threads import CHANNEL, THREAD, thread_refusal
 from bot.ui import panel, render
 from bot.ui.components import STALE_BUTTON, PanelSelect, RoutedView, TableButton
 from bot.ui.names import clean_name, escape_markdown, pings, safe_name
@@ -150,13 +151,29 @@ class TableInteractions:
             raise TableError(f"I can't post the board in this channel: I'm missing the "
                              f"{missing} permission here. Ask a moderator to allow it, then "
                              "press **Start** again.")
+        place, refusal = await self._place(interaction)
         async with handed_over(interaction) as hook:
-            table = await self.service.start_game(table_id, interaction.user.id)
+            table = await self.service.start_game(table_id, interaction.user.id, place=place)
             table.hook = hook  # the first board goes out with this click's token
             names = ", ".join(table.names)
+            where = ("The game opens in its own thread of this message." if place == THREAD
+                     else "The board is below." + (
+                         f" It is played here in the channel: I couldn't open a thread for "
+                         f"it ({refusal})." if refusal else ""))
             await interaction.response.edit_message(
-                content=f"▶️ **{table.engine.title}** has started with {names}. The board is "
-                "below.", embed=None, view=None)
+                content=f"▶️ **{table.engine.title}** has started with {names}. {where}",
+                embed=None, view=None)
+
+    async def _place(self, interaction: discord.Interaction) -> tuple[str, str | None]:
+        """Where a game started by this click is played (the server's `table_place`), and
+        why not in a thread when the server wants one but the bot can't make it here."""
+        if not self.bot.settings.threads:
+            return CHANNEL, None
+        server = await self.service.server_settings(interaction.guild_id)
+        if server.table_place != THREAD:
+            return CHANNEL, None
+        refusal = thread_refusal(interaction)
+        return (CHANNEL, refusal) if refusal else (THREAD, None)
 
     async def show_rules(self, interaction: discord.Interaction, ui) -> None:
         """A game's full rules text, ephemeral, over as many messages as it needs (an

@@ -68,13 +68,17 @@ class ReplayInteractions:
 
     # ------------------------------------------------------------------ access
     def may_see(self, interaction: discord.Interaction, match: dict[str, Any]) -> bool:
-        """A game's players always; others if they can see its channel now."""
+        """A game's players always; others if they can see its channel (for a game in a
+        thread, the lobby's channel) now."""
         if match.get("guild_id") != interaction.guild_id:
             return False
         if any(p.get("user_id") == interaction.user.id for p in match["players"]):
             return True
         guild = interaction.guild
-        channel = guild.get_channel_or_thread(match["channel_id"]) if guild else None
+        # a game played in its own (public) thread: whoever sees the lobby's channel may
+        # see it (bot.threads); an archived thread is not in discord.py's cache anyway
+        where = match.get("parent_id") or match["channel_id"]
+        channel = guild.get_channel_or_thread(where) if guild else None
         if channel is None or not isinstance(interaction.user, discord.Member):
             return False  # a deleted channel: nobody can tell who could see it
         if isinstance(channel, discord.Thread) and channel.is_private():

@@ -298,11 +298,17 @@ class SuitTabooUI(GameUI):
                 rows.append(f"So far: **{plural(total, 'penalty', 'penalties')}** before "
                             "your shields (**My hand** counts them in).")
             else:
-                rows.append(f"So far: **{plural(total, 'penalty', 'penalties')}**, your "
-                            f"{plural(shields, 'shield')} "
-                            f"{'cancels' if shields == 1 else 'cancel'} "
-                            f"{min(total, shields * per)} → "
-                            + ("**unexposed**" if left == 0 else f"**{left} uncovered**"))
+                # "your 0 shields cancel 0 → 1 uncovered" read as jargon: say "no shields"
+                # and name the outcome the rules name (exposed / unexposed)
+                cancel = (", no shields" if shields == 0 else
+                          f", your {plural(shields, 'shield')} "
+                          f"{'cancels' if shields == 1 else 'cancel'} "
+                          f"{min(total, shields * per)}")
+                outcome = ("**unexposed**" if left == 0 else
+                           f"**exposed** ({plural(left, 'penalty', 'penalties')} not "
+                           "cancelled)")
+                rows.append(f"So far: **{plural(total, 'penalty', 'penalties')}**{cancel} → "
+                            f"{outcome}")
             embed.add_field(name="Doubts cast at you", value=clip("\n".join(rows)),
                             inline=False)
         else:

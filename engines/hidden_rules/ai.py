@@ -19,6 +19,7 @@ import random
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from engines.ai_levels import SearchPlan
 from engines.cards import make_deck
 from engines.core import AiPlayer
 from engines.hidden_rules.decks import (
@@ -280,6 +281,14 @@ def _hits(ranks: list[int], need: int) -> int:
 
 def _best_play(engine: HiddenRulesEngine, s: HiddenRulesState, me: int, beliefs: Beliefs,
                rng: random.Random):
+    """The play with the best score, saying what its rules ask."""
+    return _scored_plays(engine, s, me, beliefs, rng)[0][1]
+
+
+def _scored_plays(engine: HiddenRulesEngine, s: HiddenRulesState, me: int, beliefs: Beliefs,
+                  rng: random.Random) -> list[tuple[float, object]]:
+    """(score, play with its words) for every legal play, best first: a one-step look-ahead
+    (make 21, never bust if avoidable, leave the next player little chance of 21)."""
     from engines.hidden_rules.rules import Play
 
     plays = [a for a in engine.legal_actions(s, me) if isinstance(a, Play)]
@@ -292,7 +301,7 @@ def _best_play(engine: HiddenRulesEngine, s: HiddenRulesState, me: int, beliefs:
         if s.hands[p]:
             nxt = p
             break
-    best, best_score, best_ctx = plays[0], -1e9, None
+    scored = []
     for play in plays:
         value = play.ace_as or (1 if play.card.rank == 1 else _value(play.card.rank))
         total = s.total + value
@@ -318,11 +327,58 @@ def _best_play(engine: HiddenRulesEngine, s: HiddenRulesState, me: int, beliefs:
         if SILENT_ACTION in need and len(need) > 1:
             score -= 0.3 * min(need[SILENT_ACTION], sum(need.values()) - need[SILENT_ACTION])
         score += rng.random() * 1e-3
-        if score > best_score:
-            best, best_score, best_ctx = play, score, ctx
-    assert best_ctx is not None
-    say = compose_say(best_ctx, beliefs.requirements(best_ctx))
-    return Play(best.card, best.ace_as, say)
+        scored.append((score, play, ctx, need))
+    scored.sort(key=lambda item: -item[0])
+    return [(score, Play(play.card, play.ace_as, compose_say(ctx, need)))
+            for score, play, ctx, need in scored]
+
+
+def rank(engine: HiddenRulesEngine, s: HiddenRulesState, me: int, rng: random.Random) -> list:
+    """The hard level's candidates. Plays by the look-ahead's score, best first; in a
+    pending enforcement, accepting and challenging; an enforcement the AI would make, or
+    letting the play stand. It never considers enforcing a rule it does not believe broken
+    (a bluff), nor another rule choice than the normal AI's."""
+    from engines.hidden_rules.rules import _ACCEPT, _CHALLENGE, _PASS
+
+    normal = choose_action(engine, s, me, rng)
+    if s.phase == "pending":
+        return [normal, _CHALLENGE if normal == _ACCEPT else _ACCEPT]
+    if s.phase == "play" and me == s.to_play and normal.kind == "play":
+        return [play for _, play in _scored_plays(engine, s, me, Beliefs(s, me), rng)]
+    if s.phase == "play" and normal.kind == "enforce":
+        return [normal, _PASS] if _PASS in engine.legal_actions(s, me) else [normal]
+    return [normal]
+
+
+def baseline(engine: HiddenRulesEngine, s: HiddenRulesState, me: int, rng: random.Random):
+    """Baseline: keep the first trigger and action dealt; play the card that makes exactly
+    21, else the highest one that stays under 21, else the lowest, saying nothing; enforce
+    its own rule whenever a play breaks it; accept every enforcement."""
+    from engines.hidden_rules.rules import _ACCEPT, _PASS, _START, Enforce, Keep, Play
+
+    legal = engine.legal_actions(s, me)
+    if s.phase == "choose":
+        return Keep(s.dealt_t[me][0], s.dealt_a[me][0])
+    if s.phase == "pending":
+        return _ACCEPT
+    if s.may_enforce(me) and s.last is not None and broken(s.rule_t[me], s.rule_a[me],
+                                                            s.last.ctx):
+        return Enforce(me, ACTIONS[s.rule_a[me]].hint)
+    if _START in legal:
+        return _START
+    plays = [a for a in legal if isinstance(a, Play)]
+    if not plays:
+        return _PASS if _PASS in legal else (None if me not in engine.waiting_for(s)
+                                             else legal[0])
+
+    def added(a: Play) -> int:
+        return a.ace_as or _value(a.card.rank)
+
+    exact = [a for a in plays if s.total + added(a) == 21]
+    if exact:
+        return exact[0]
+    under = [a for a in plays if s.total + added(a) < 21]
+    return max(under, key=added) if under else min(plays, key=added)
 
 
 def _value(rank: int) -> int:
@@ -331,4 +387,6 @@ def _value(rank: int) -> int:
     return VALUES[rank]
 
 
-AI = AiPlayer(choose=choose_action)
+# The hard level: each candidate until the seat's second turn after it, in 16 worlds.
+PLAN = SearchPlan(worlds=16, candidates=3, depth=60, my_turns=2)
+AI = AiPlayer(choose=choose_action, rank=rank, baseline=baseline, plan=PLAN)

@@ -15,6 +15,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from engines.ai_levels import SearchPlan
 from engines.core import AiPlayer
 from engines.six_suit.cards import (
     COL,
@@ -142,9 +143,20 @@ def consent_value(s: SixSuitState, seat: int) -> float:
     return value
 
 
+def move_value(s: SixSuitState, seat: int, a: Any) -> float:
+    """The heuristic's value of a play, a discard or a pass."""
+    from engines.six_suit.rules import Discard, Play
+
+    if isinstance(a, Play):
+        return play_value(s, seat, a.card, a.target, a.pile)
+    if isinstance(a, Discard):
+        return discard_value(a.card)
+    return 0.0
+
+
 def choose(s: SixSuitState, seat: int, legal: Sequence, rng: random.Random | None):
     """Pick an action from `legal`; `rng` only breaks ties (None = first best)."""
-    from engines.six_suit.rules import Consent, Discard, Play, Predict, Veto
+    from engines.six_suit.rules import Consent, Predict, Veto
 
     if not legal:
         raise ValueError("no legal action")
@@ -157,12 +169,7 @@ def choose(s: SixSuitState, seat: int, legal: Sequence, rng: random.Random | Non
     best: list = []
     best_v = float("-inf")
     for a in legal:
-        if isinstance(a, Play):
-            v = play_value(s, seat, a.card, a.target, a.pile)
-        elif isinstance(a, Discard):
-            v = discard_value(a.card)
-        else:
-            v = 0.0
+        v = move_value(s, seat, a)
         if v > best_v + 1e-9:
             best, best_v = [a], v
         elif abs(v - best_v) <= 1e-9:
@@ -180,4 +187,71 @@ def timer_move(engine: Any, s: SixSuitState, seat: int) -> Any:
     return choose(s, seat, engine.legal_actions(s, seat), None)
 
 
-AI = AiPlayer(choose=choose_move, timer_move=timer_move)
+def rank(engine: Any, s: SixSuitState, seat: int, rng: random.Random) -> list[Any]:
+    """The hard level's candidates: plays and discards by the heuristic's value, best first
+    (a prediction is not searched: its best is computed exactly)."""
+    from engines.six_suit.rules import Consent, Predict, Veto
+
+    legal = list(engine.legal_actions(s, seat))
+    if not legal or isinstance(legal[0], Predict):
+        return [choose(s, seat, legal, rng)] if legal else []
+    if isinstance(legal[0], Consent | Veto):
+        return legal
+    return sorted(legal, key=lambda a: -move_value(s, seat, a))
+
+
+def baseline(engine: Any, s: SixSuitState, seat: int, rng: random.Random) -> Any:
+    """Baseline: cover the pile that brings an opponent's tops nearest a six suit (which
+    eliminates them); when only its own piles are open, the play that keeps its own tops
+    furthest from one, else discard; consent unless the card gives it a six suit; predict
+    the first values offered."""
+    from engines.six_suit.rules import Consent, Play, Predict, Veto
+
+    legal = list(engine.legal_actions(s, seat))
+    if isinstance(legal[0], Predict):
+        return legal[0]
+    if isinstance(legal[0], Consent | Veto):
+        card, target, pile = s.offer
+        new = s.tops[target * 6:target * 6 + 6]
+        new[pile] = card
+        return Veto() if is_six_suit(new) else Consent()
+
+    def after(a: Any) -> int:
+        new = s.tops[a.target * 6:a.target * 6 + 6]
+        new[a.pile] = a.card
+        return max(reaches(new))
+
+    plays = [a for a in legal if isinstance(a, Play)]
+    attacks = [a for a in plays if s.faction(a.target) != s.faction(seat)]
+    if attacks:
+        return max(attacks, key=after)
+    if plays:
+        return min(plays, key=after)
+    return legal[0]
+
+
+def value(engine: Any, s: SixSuitState, seat: int) -> float:
+    """An unfinished deal for the hard search: the side's points lead over the best other
+    side, plus how much nearer to a six suit the others' tops are than ours."""
+    n = s.n
+    side = s.faction(seat)
+    mine = sum(s.scores[p] for p in range(n) if s.faction(p) == side)
+    others: dict[int, float] = {}
+    for p in range(n):
+        if s.faction(p) != side:
+            others[s.faction(p)] = others.get(s.faction(p), 0.0) + s.scores[p]
+    lead = mine - max(others.values(), default=0.0)
+    threat = 0.0
+    for p in range(n):
+        if not s.alive[p]:
+            continue
+        d = danger(s.tops[p * 6:p * 6 + 6])
+        threat += d if s.faction(p) != side else -d
+    x = (lead + 0.5 * threat) / (3.0 + n)
+    return 0.5 + 0.5 * x / (1.0 + abs(x))
+
+
+# The hard level: each candidate until the seat's next turn, judged there by `value`.
+PLAN = SearchPlan(worlds=10, candidates=3, depth=60, my_turns=1)
+AI = AiPlayer(choose=choose_move, timer_move=timer_move, rank=rank, value=value,
+              baseline=baseline, plan=PLAN)

@@ -19,6 +19,7 @@ import random
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from engines.ai_levels import SearchPlan
 from engines.cards import Card
 from engines.core import AiPlayer
 from engines.suit_taboo.rules import (
@@ -189,13 +190,28 @@ class _Scorer:
         return score
 
 
+def _scorer(s: SuitTabooState, seat: int, legal) -> _Scorer:
+    scorer = _Scorer(s, seat)
+    scorer.can_cast = any(isinstance(a, Cast) for a in legal)
+    return scorer
+
+
+def rank(engine: SuitTabooEngine, s: SuitTabooState, seat: int, rng: random.Random) -> list:
+    """The hard level's candidates: legal moves by the scorer, best first (McNulty's
+    accusation is not searched)."""
+    legal = list(engine.legal_actions(s, seat))
+    if s.phase == "accuse":
+        return [choose_accusation(s, seat, legal)]
+    scorer = _scorer(s, seat, legal)
+    return sorted(legal, key=lambda a: -scorer.score(a))
+
+
 def choose_action(engine: SuitTabooEngine, s: SuitTabooState, seat: int,
                   rng: random.Random) -> Action:
     legal = engine.legal_actions(s, seat)
     if s.phase == "accuse":
         return choose_accusation(s, seat, legal)
-    scorer = _Scorer(s, seat)
-    scorer.can_cast = any(isinstance(a, Cast) for a in legal)
+    scorer = _scorer(s, seat, legal)
     best: list[Action] = []
     top = float("-inf")
     for a in legal:
@@ -207,6 +223,39 @@ def choose_action(engine: SuitTabooEngine, s: SuitTabooState, seat: int,
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
+def baseline(engine: SuitTabooEngine, s: SuitTabooState, seat: int, rng: random.Random
+             ) -> Action:
+    """Baseline: cast whenever it can (the most shots first), else build a catapult when it
+    has none, else take the deck's top card; drop out only when nothing else is legal, and
+    as McNulty name the first choice offered."""
+    legal = list(engine.legal_actions(s, seat))
+    casts = [a for a in legal if isinstance(a, Cast)]
+    if casts:
+        return max(casts, key=lambda a: len(a.shots))
+    builds = [a for a in legal if isinstance(a, Build)]
+    if builds and s.catapult[seat] is None:
+        return builds[0]
+    picks = [a for a in legal if isinstance(a, Pick)]
+    if picks:
+        return Pick(None) if Pick(None) in picks else picks[0]
+    others = [a for a in legal if not isinstance(a, DropOut)]
+    return (others or legal)[0]
+
+
+def value(engine: SuitTabooEngine, s: SuitTabooState, seat: int) -> float:
+    """An unfinished match for the hard search: round wins, plus how the round would end if
+    it were scored now (exposed or not, and by how many uncancelled penalties), against the
+    best other player. Scored in a sampled world, where every role is dealt."""
+    def standing(p: int) -> float:
+        role = s.roles[p]
+        pens = sum(penalty(c) for c, _, _ in s.doubts[p] if role.is_joker or c.suit == role.suit)
+        left = max(0, pens - len(s.shields[p]) * (2 if role.is_joker else 1))
+        return s.wins[p] + (0.5 if left == 0 else 0.0) - 0.1 * left
+
+    lead = standing(seat) - max(standing(p) for p in range(s.n) if p != seat)
+    return 0.5 + 0.5 * lead / (1.0 + abs(lead))
+
+
 def timer_accusation(engine: SuitTabooEngine, s: SuitTabooState, seat: int) -> Action | None:
     """McNulty's accusation when their time runs out (the AI's best guess, no randomness)."""
     if s.phase != "accuse":
@@ -214,4 +263,7 @@ def timer_accusation(engine: SuitTabooEngine, s: SuitTabooState, seat: int) -> A
     return choose_accusation(s, seat, list(engine.legal_actions(s, seat)))
 
 
-AI = AiPlayer(choose=choose_action, timer_move=timer_accusation)
+# The hard level: each candidate until the seat's second turn after it, in 16 worlds.
+PLAN = SearchPlan(worlds=16, candidates=3, depth=40, my_turns=2)
+AI = AiPlayer(choose=choose_action, timer_move=timer_accusation, rank=rank,
+              value=value, baseline=baseline, plan=PLAN)

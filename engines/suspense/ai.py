@@ -23,6 +23,7 @@ from itertools import combinations
 from math import comb
 from typing import TYPE_CHECKING
 
+from engines.ai_levels import SearchPlan
 from engines.core import AiPlayer
 from engines.suspense.rules import (
     ALL_CARDS,
@@ -55,7 +56,8 @@ def _bits(mask: int) -> list[int]:
     return [i for i in range(13) if mask >> i & 1]
 
 
-def worlds(state: SuspenseState, seat: int, rng: random.Random) -> list[World]:
+def worlds(state: SuspenseState, seat: int, rng: random.Random, max_exact: int = MAX_EXACT,
+           samples: int = SAMPLES) -> list[World]:
     """Every (or a uniform sample of) hidden arrangement consistent with `seat`'s knowledge."""
     n = state.n
     known = state.hands[seat]
@@ -77,7 +79,7 @@ def worlds(state: SuspenseState, seat: int, rng: random.Random) -> list[World]:
     secrets = [state.secret] if dealer else pool
     per_secret = 1 if len(others) == 1 else comb(len(pool) - (0 if dealer else 1), sizes[0])
     result: list[World] = []
-    if len(secrets) * per_secret <= MAX_EXACT:
+    if len(secrets) * per_secret <= max_exact:
         for secret in secrets:
             rest = [c for c in pool if c != secret]
             if len(others) == 1:
@@ -88,7 +90,7 @@ def worlds(state: SuspenseState, seat: int, rng: random.Random) -> list[World]:
                 m1 = sum(1 << c for c in rest) & ~m0
                 result.append(build(secret, [m0, m1]))
         return result
-    for _ in range(SAMPLES):
+    for _ in range(samples):
         cards = pool[:]
         rng.shuffle(cards)
         secret = state.secret if dealer else cards.pop()
@@ -232,17 +234,14 @@ def locks_two_points(state: SuspenseState, seat: int, action: Action,
     return bool(sample)
 
 
-def choose(engine: SuspenseEngine, state: SuspenseState, seat: int,
-           rng: random.Random) -> Action:
-    """Pick the action with the best expected match result; ties prefer a move that ends
-    the match with 2 points locked in, then Pass, then the card whose showing gives least
-    away."""
-    legal = list(engine.legal_actions(state, seat))
-    if len(legal) == 1:
-        return legal[0]
-    sample = worlds(state, seat, rng)
+def keyed(state: SuspenseState, seat: int, legal: list[Action], rng: random.Random,
+          samples: int = SAMPLES) -> list[tuple[tuple[float, float], Action]]:
+    """(sort key, action) for every legal action: the expected match result, with the
+    bonuses for ending with 2 points locked in and for passing, then the card whose showing
+    gives least away. `samples` worlds when they are too many to list."""
+    sample = worlds(state, seat, rng, MAX_EXACT if samples >= SAMPLES else samples, samples)
     values = action_values(state, seat, legal, sample, dealer_fold_weights(state, seat, sample))
-    best, best_key = legal[0], None
+    out = []
     for action, value in zip(legal, values, strict=True):
         if action == PASS:
             value += PASS_BONUS
@@ -252,10 +251,66 @@ def choose(engine: SuspenseEngine, state: SuspenseState, seat: int,
         if isinstance(action, Play):
             card = LABEL_INDEX[action.card]
             tiebreak = -1.0 if card == BANG else -abs(VALUE[card] - 3.5)
-        key = (round(value, 9), tiebreak)
+        out.append(((round(value, 9), tiebreak), action))
+    return out
+
+
+def choose(engine: SuspenseEngine, state: SuspenseState, seat: int,
+           rng: random.Random, samples: int = SAMPLES) -> Action:
+    """Pick the action with the best expected match result; ties prefer a move that ends
+    the match with 2 points locked in, then Pass, then the card whose showing gives least
+    away."""
+    legal = list(engine.legal_actions(state, seat))
+    if len(legal) == 1:
+        return legal[0]
+    best, best_key = legal[0], None
+    for key, action in keyed(state, seat, legal, rng, samples):
         if best_key is None or key > best_key:
             best, best_key = action, key
     return best
 
 
-AI = AiPlayer(choose=choose)
+def rank(engine: SuspenseEngine, state: SuspenseState, seat: int, rng: random.Random
+         ) -> list[Action]:
+    """The hard level's candidates: every legal action by the normal AI's key, best first."""
+    legal = list(engine.legal_actions(state, seat))
+    if len(legal) == 1:
+        return legal
+    scored = keyed(state, seat, legal, rng)
+    order = sorted(range(len(scored)), key=lambda i: scored[i][0], reverse=True)
+    return [scored[i][1] for i in order]
+
+
+def value(engine: SuspenseEngine, state: SuspenseState, seat: int) -> float:
+    """An unfinished game for the hard search: the points lead over the best other seat,
+    linear (every point counts the same), relative to the target."""
+    lead = state.scores[seat] - max(v for p, v in enumerate(state.scores) if p != seat)
+    x = lead / (2.0 * state.options.points_target)
+    return min(0.95, max(0.05, 0.5 + x))
+
+
+def playout_move(engine: SuspenseEngine, state: SuspenseState, seat: int,
+                 rng: random.Random) -> Action:
+    """The normal AI on fewer sampled worlds: the hard level's playouts call it hundreds of
+    times per decision (with 2 players every world is still listed)."""
+    return choose(engine, state, seat, rng, PLAYOUT_SAMPLES)
+
+
+PLAYOUT_SAMPLES = 12
+
+
+def baseline(engine: SuspenseEngine, state: SuspenseState, seat: int, rng: random.Random
+             ) -> Action:
+    """Baseline: play the card nearest the middle (it rules out no extreme condition) while
+    the face-up total stays under the limit, else pass; never fold."""
+    legal = list(engine.legal_actions(state, seat))
+    plays = [a for a in legal if isinstance(a, Play)
+             and state.total + VALUE[LABEL_INDEX[a.card]] < state.threshold]
+    if plays:
+        return min(plays, key=lambda a: abs(VALUE[LABEL_INDEX[a.card]] - 3.5))
+    return PASS if PASS in legal else legal[0]
+# The hard level plays each candidate to the end of the match in every world it samples.
+PLAN = SearchPlan(worlds=12, candidates=3, depth=30, z=1.0,
+                  stop=lambda start, s: s.match_no != start.match_no or s.over)
+AI = AiPlayer(choose=choose, rank=rank, value=value, plan=PLAN, playout=playout_move,
+              baseline=baseline)

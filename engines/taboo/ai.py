@@ -18,6 +18,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engines.ai_levels import SearchPlan
 from engines.core import AiPlayer
 from engines.taboo.rules import (
     JACK_RANK,
@@ -226,26 +227,80 @@ def action_value(engine: TabooEngine, state: TabooState, ctx: Ctx, hand: list[in
     return draw_value(ctx, hand, row, use_allowed=state.phase == TURN)
 
 
-def choose(engine: TabooEngine, state: TabooState, seat: int, rng: random.Random) -> Action:
-    """Pick the move with the best evaluation (ties: the first in legal order)."""
+def scored(engine: TabooEngine, state: TabooState, seat: int) -> list[tuple[float, Action]]:
+    """(evaluation, move) for every distinct move (moves differing by suit only once), in
+    legal order."""
     legal = engine.legal_actions(state, seat)
-    if len(legal) == 1:
-        return legal[0]
     ctx = build_ctx(state, seat)
     hand = [kind_of(c) for c in state.hands[seat]]
     row = [VALUE[c.rank] for c in state.row]
-    best_action = legal[0]
-    best = -1e18
+    out = []
     seen: set = set()
     for action in legal:
         key = _effect_key(action)
         if key in seen:
             continue
         seen.add(key)
-        score = action_value(engine, state, ctx, hand, row, action)
+        out.append((action_value(engine, state, ctx, hand, row, action), action))
+    return out
+
+
+def choose(engine: TabooEngine, state: TabooState, seat: int, rng: random.Random) -> Action:
+    """Pick the move with the best evaluation (ties: the first in legal order)."""
+    legal = engine.legal_actions(state, seat)
+    if len(legal) == 1:
+        return legal[0]
+    best_action = legal[0]
+    best = -1e18
+    for score, action in scored(engine, state, seat):
         if score > best + 1e-9:
             best, best_action = score, action
     return best_action
+
+
+def rank(engine: TabooEngine, state: TabooState, seat: int, rng: random.Random) -> list:
+    """The hard level's candidates: distinct moves by evaluation, best first."""
+    moves = scored(engine, state, seat)
+    order = sorted(range(len(moves)), key=lambda i: (-moves[i][0], i))
+    return [moves[i][1] for i in order]
+
+
+def baseline(engine: TabooEngine, state: TabooState, seat: int, rng: random.Random) -> Action:
+    """Baseline: the capture that takes the most value (one that clears the row first),
+    else draw, else lay the lowest card; jacks and jokers only when nothing else is legal."""
+    legal = engine.legal_actions(state, seat)
+    row_total = sum(VALUE[c.rank] for c in state.row)
+    captures = [a for a in legal if isinstance(a, Capture)]
+    if captures:
+        def taken(a: Capture) -> tuple[bool, int]:
+            v = VALUE[a.card.rank]
+            took = (v if a.single else 0) + sum(a.group)
+            return (took == row_total and len(state.row) == a.single + len(a.group), took)
+        return max(captures, key=taken)
+    for action in legal:
+        if action.kind == "draw":
+            return action
+    places = [a for a in legal if isinstance(a, Place)]
+    if places:
+        return min(places, key=lambda a: (kind_of(a.card) > 12, kval(kind_of(a.card))))
+    return legal[0]
+
+
+def value(engine: TabooEngine, state: TabooState, seat: int) -> float:
+    """An unfinished game for the hard search. On the seat's own turn: the normal AI's
+    evaluation of its best move (the position as the seat will play it). Otherwise the
+    score as it would stand now (points minus hand), less a race term per card held,
+    against the best other seat."""
+    if state.current == seat and state.phase == TURN:
+        x = max(v for v, _ in scored(engine, state, seat)) / 20.0
+        return 0.5 + 0.5 * x / (1.0 + abs(x))
+
+    def standing(k: int) -> float:
+        return engine.score(state, k) - PER_CARD * len(state.hands[k])
+
+    lead = standing(seat) - max(standing(k) for k in range(state.n) if k != seat)
+    x = lead / 20.0
+    return 0.5 + 0.5 * x / (1.0 + abs(x))
 
 
 def _effect_key(action: Action) -> tuple:
@@ -257,4 +312,6 @@ def _effect_key(action: Action) -> tuple:
     return (action.kind,)
 
 
-AI = AiPlayer(choose=choose)
+# The hard level: each candidate until the seat's next turn, judged there by `value`.
+PLAN = SearchPlan(worlds=24, candidates=4, depth=30, my_turns=1)
+AI = AiPlayer(choose=choose, rank=rank, value=value, baseline=baseline, plan=PLAN)

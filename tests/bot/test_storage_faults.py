@@ -60,13 +60,20 @@ async def test_a_folder_or_a_corrupt_file_is_one_sentence_and_leaves_nothing_run
         await Storage.open(corrupt)
 
 
+async def raw(store, sql: str, *args) -> None:
+    """One statement on the store's writing session, under its write lock: on PostgreSQL
+    its watchdog checks the shard locks on that session every few seconds, and a second
+    statement at the same time fails ("another operation is in progress")."""
+    async with store._write:
+        await store._db.writer.execute(sql, *args)
+
+
 async def read_only(store, on: bool) -> None:
     """Make the database refuse every write from this process (or take it again)."""
     if store.dialect == "sqlite":
-        await store._db.writer.execute(f"PRAGMA query_only={int(on)}")
+        await raw(store, f"PRAGMA query_only={int(on)}")
     else:
-        await store._db.writer.execute(
-            f"SET default_transaction_read_only = {'on' if on else 'off'}")
+        await raw(store, f"SET default_transaction_read_only = {'on' if on else 'off'}")
 
 
 async def test_a_refused_write_raises_storage_error_and_writes_nothing(database):
@@ -93,7 +100,7 @@ async def test_unreadable_rows_come_back_one_by_one_and_can_be_quarantined(datab
     store = await Storage.open(database.target)
     good = await _lobby(store, 10)
     bad = await _lobby(store, 11)
-    await store._db.writer.execute("UPDATE game_tables SET seats='{not json' WHERE id=?", bad.id)
+    await raw(store, "UPDATE game_tables SET seats='{not json' WHERE id=?", bad.id)
     rows = await store.active_tables()
     assert [type(r) for r in rows] == [type(good), UnreadableRow]
     assert rows[1].id == bad.id and rows[1].channel_id == 11 and "unreadable" in rows[1].reason
@@ -122,10 +129,10 @@ async def test_a_transaction_a_cancelled_write_left_open_is_rolled_back(database
     and not swallowed by the abandoned transaction."""
     store = await Storage.open(database.target)
     table = await _lobby(store)
-    await store._db.writer.execute("BEGIN")  # as the cancelled write left it
+    await raw(store, "BEGIN")  # as the cancelled write left it
     table.state, table.version = '{"moved": true}', 1
     await store.save_table(table, expected_version=0)
-    await store._db.writer.execute("BEGIN")
+    await raw(store, "BEGIN")
     await store.set_game_settings(1, "taboo", {"x": 1})
     await store.close()
     store = await Storage.open(database.target)  # committed, both

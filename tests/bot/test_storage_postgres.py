@@ -145,8 +145,10 @@ async def test_a_silently_dead_session_is_found_by_the_watchdog(url, monkeypatch
     lost = asyncio.Event()
     store.on_lost(lost.set)
     try:
-        # the session is there but no longer holds the shard (as after a failover)
-        await store._db._writer.execute("SELECT pg_advisory_unlock_all()")
+        # the session is there but no longer holds the shard (as after a failover); under
+        # the write lock, as the watchdog's checks on that session every 50 ms take it
+        async with store._write:
+            await store._db._writer.execute("SELECT pg_advisory_unlock_all()")
         await asyncio.wait_for(lost.wait(), 10)
     finally:
         await store.close()
@@ -198,6 +200,28 @@ async def test_user_settings_changed_in_one_process_are_heard_in_the_others(url)
     finally:
         await a.close()
         await b.close()
+
+
+async def test_user_settings_changes_are_not_heard_by_a_bot_in_another_schema(url):
+    """NOTIFY reaches the whole database: a bot in another schema of it (another deployment,
+    another test) must not take this bot's changes for its own members'."""
+    a = await Storage.open(url)
+    async with fresh_postgres_database() as other_url:
+        b = await Storage.open(other_url)
+        heard_b: asyncio.Queue[int] = asyncio.Queue()
+        heard_a: asyncio.Queue[int] = asyncio.Queue()
+        b.on_user_settings_changed(heard_b.put_nowait)
+        a.on_user_settings_changed(heard_a.put_nowait)
+        try:
+            await a.set_user_settings(42, {"notify": "dm"})
+            await b.set_user_settings(43, {"notify": "dm"})
+            # each hears its own change; had b heard a's, it would have come before b's own
+            assert await asyncio.wait_for(heard_b.get(), 10) == 43
+            assert await asyncio.wait_for(heard_a.get(), 10) == 42
+            assert heard_b.empty() and heard_a.empty()
+        finally:
+            await a.close()
+            await b.close()
 
 
 async def test_text_that_postgresql_cannot_hold_is_kept_readable(url):

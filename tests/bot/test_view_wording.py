@@ -27,7 +27,7 @@ def test_suit_taboo_tally_agrees_with_one_shield():
                 view = engine.view(state, seat)
                 text = _text(SuitTabooUI().render_private(view, ["Ann", "Bob", "Cat"], seat))
                 for line in text.splitlines():
-                    if line.startswith("So far:"):
+                    if line.startswith("So far:") and "your " in line:
                         seen.add(line.split("your ", 1)[1].split(" →")[0])
             seat = min(engine.to_act(state))
             state = engine.apply(state, seat, rng.choice(list(engine.legal_actions(state, seat)))
@@ -101,3 +101,27 @@ def test_hidden_rules_enforcement_line_names_the_hint_apart_from_what_was_said()
     referee = HiddenRulesUI.history_line(
         {**record, "say": "", "result": "referee", "enforcer": -1, "holder": QUIET}, names)
     assert "said nothing — was **" in referee, referee
+
+
+def test_suit_taboo_tally_says_no_shields_and_exposed_in_words():
+    """"your 0 shields cancel 0 → **1 uncovered**": no shields is said so, and a tally with
+    penalties left says the rules' word, exposed, with how many are not cancelled."""
+    engine = ENGINES["suit_taboo"]
+    rng = random.Random(5)
+    lines = set()
+    for seed in range(40):
+        state = engine.new_game(3, seed)
+        for _ in range(300):
+            if engine.outcome(state) is not None:
+                break
+            for seat in range(3):
+                view = engine.view(state, seat)
+                text = _text(SuitTabooUI().render_private(view, ["Ann", "Bob", "Cat"], seat))
+                lines |= {line for line in text.splitlines() if line.startswith("So far:")}
+            seat = min(engine.to_act(state))
+            state = engine.apply(state, seat, rng.choice(list(engine.legal_actions(state, seat)))
+                                 ).state
+    assert lines
+    assert not any("0 shields" in line or "uncovered" in line for line in lines), lines
+    assert any(", no shields → **exposed** (" in line for line in lines), lines
+    assert any(line.endswith("→ **unexposed**") for line in lines), lines

@@ -22,6 +22,11 @@ from bot.app import CardTableBot, create_bot
 from bot.settings import Settings
 from fakediscord import Channel, FakeDiscord, Guild, User
 from tests.databases import Database
+from tests.stacks import asyncio_stacks
+
+# bot.close() waits at most 30 s for queued saves (bot.storage.CLOSE_SECONDS) and 5 s for
+# the read pool; more than this is a hang
+CLOSE_SECONDS = 60.0
 
 
 @dataclass
@@ -104,6 +109,9 @@ class BotRunner:
                       rest_requests_per_second=0,
                       # tests click fast on purpose; test_abuse checks the cooldowns
                       command_cooldown=0,
+                      # games in their lobby's channel, where these tests look for them;
+                      # tests/e2e/test_threads.py plays them in threads (the default)
+                      threads=False,
                       # pictures on, as a real bot runs (fake.settle() waits for pictures
                       # being drawn: a busy probe on bot.pictures.drawing, set in start);
                       # E2E_PICTURES=0 runs the suite text only
@@ -132,7 +140,13 @@ class BotRunner:
     async def stop(self) -> None:
         if self.current is None:
             return
-        await self.current.close()
+        try:
+            # a shutdown that never ends is a bug of the bot (SIGTERM would hang too): say
+            # so, with where its tasks wait, instead of eating the test's whole timeout
+            await asyncio.wait_for(asyncio.shield(self.current.close()), CLOSE_SECONDS)
+        except TimeoutError:
+            raise AssertionError(f"bot.close() did not finish in {CLOSE_SECONDS:.0f} s; its "
+                                 f"tasks:\n{asyncio_stacks()}") from None
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(self._task, 10)
         self.current = None

@@ -90,6 +90,7 @@ class TableDriver:
     players: list[User] = field(default_factory=list)
     rng: random.Random = field(default_factory=lambda: random.Random(7))
     table_id: int | None = None
+    lobby_id: int = 0  # the table's lobby message: its result comes after it
     earlier: dict[int, set[str]] = field(default_factory=dict)
     # What a player types into a move's text form (modal); default: nothing, or "…" when the
     # form requires text. Called with the ShownModal.
@@ -99,9 +100,22 @@ class TableDriver:
     def bot(self):
         return self.bots.current
 
+    # where the game is played once started: its thread (bot.threads) or the lobby's channel
+    game_channel: object = None
+
     @property
     def channel(self):
-        return self.world.channel
+        """The lobby's channel, then the channel or thread the game is played in."""
+        table = self.table if self.table_id is not None and self.bot else None
+        if table is not None and table.row.channel_id in self.fake.channels:
+            self.game_channel = self.fake.channels[table.row.channel_id]
+        return self.game_channel or self.world.channel
+
+    @property
+    def thread(self):
+        """The game's thread (None while it has none)."""
+        channel = self.channel
+        return channel if channel.is_thread else None
 
     # ------------------------------------------------------------------ finding things
     def message_with(self, custom_id_part: str, channel=None) -> Message:
@@ -140,6 +154,7 @@ class TableDriver:
         assert not result.ephemeral, result.text
         await self.fake.settle()
         lobby = result.message
+        self.lobby_id = lobby.id
         self.table_id = int(re.search(r"t:(\d+):join", str(lobby.buttons())).group(1))
         self.players = [host, *others]
         for user in others:
@@ -260,9 +275,8 @@ class TableDriver:
         """Every waiting human moves through the panel until the game is over (or, with
         `pause_after`, until they made that many moves: the game may go on)."""
         moves = stale = 0
-        live = self.table
         while self.table is not None and moves < max_moves:
-            table = live = self.table
+            table = self.table
             engine = table.engine
             humans = [s for s in sorted(engine.waiting_for(table.state)) if not table.is_ai(s)]
             if not humans:
@@ -292,22 +306,31 @@ class TableDriver:
             if moves == pause_after:
                 return moves
         assert self.table is None, "game did not finish"
-        await self.result_posted(live)
+        await self.result_posted()
         return moves
 
-    async def result_posted(self, live, timeout: float = 20) -> None:
-        """Wait until a finished table's last delivery (its result message) is done: the
-        table leaves the bot's list of live tables before that."""
+    def results(self) -> list[Message]:
+        """The result messages ("… — game over") posted in the channel since this table's
+        lobby, oldest first."""
+        lobby = self.fake.messages.get(self.lobby_id)
+        where = lobby.channel_id if lobby is not None else self.world.channel.id
+        return [m for m in self.fake.channel_messages(where)  # the lobby's, not a thread
+                if m.id > self.lobby_id and "game over" in m.text]
+
+    async def result_posted(self, timeout: float = 30) -> Message:
+        """Wait until the finished game's result shows in the channel, as its members see
+        it, and the bot has gone quiet. The table leaves the bot's live tables before its
+        result goes out (on a busy machine, seconds before): neither that nor `settle()`
+        says the result is there."""
         import asyncio
 
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
-        while live is not None and loop.time() < end:
-            task = live.delivery_task
-            if live.meta.get("final_posted") and (task is None or task.done()):
-                break
-            await asyncio.sleep(0.01)
+        while not self.results():
+            assert loop.time() < end, f"no result was posted within {timeout:.0f} s"
+            await asyncio.sleep(0.02)
         await self.fake.settle()
+        return self.results()[-1]
 
     async def synced(self, timeout: float = 20) -> None:
         """Wait until the bot has delivered the table's latest move (board, DMs, notice) and

@@ -183,14 +183,14 @@ async def play_then_hand_over(fake, d: TableDriver, *, human_moves: int, last: U
     to an AI: the table runs with afk_turns=1), and the AI seats play to the end, a leak
     scan all along."""
     moves = await d.play_to_end(pause_after=human_moves)
-    if d.table is None:
+    if d.table is None:  # the game ended during or right after the humans' moves
+        await d.result_posted()
         return moves
     await open_hands(fake, d, d.players)
     for user in d.players:
         if d.table is not None and user is not last and d.table.seat_of(user.id) is not None \
                 and not d.table.is_ai(d.table.seat_of(user.id)):
             await leave(fake, d, user)
-    live = d.table
     for _ in range(600):
         if d.table is None:
             break
@@ -198,7 +198,7 @@ async def play_then_hand_over(fake, d: TableDriver, *, human_moves: int, last: U
         await asyncio.sleep(0.1)
     else:
         raise AssertionError("the AI seats did not finish the game")
-    await d.result_posted(live)
+    await d.result_posted()
     return moves
 
 

@@ -25,7 +25,7 @@ GAMES = {
               ("With the row as it is now", "Score if the game ended now", "You just drew")),
     "hidden_rules": ("hiddenrules", "target=2 max_turns=80", ("You are accused",)),
     "suit_taboo": ("suittaboo", "max_turns_per_round=60 max_rounds=3",
-                   ("Your move", "unexposed", "uncovered")),
+                   ("Your move", "unexposed", "**exposed**")),
     "suspense": ("suspense", "points_target=3", ("Your first turn",)),
 }
 MOVES = 45

@@ -4,6 +4,8 @@ INTERACTION_CREATE against the documented interaction object."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from fakediscord.ratelimit import route_template
@@ -29,9 +31,17 @@ ROUTES_EXPECTED = {
 }
 
 
-async def test_every_response_matches_discords_response_schema(fake, world, bots):
+#: ... and those it adds when the game has its own thread (bot.threads)
+THREAD_ROUTES = {
+    "POST /channels/{channel_id}/messages/{message_id}/threads",
+    "PATCH /channels/{channel_id}",
+}
+
+
+@pytest.mark.parametrize("threads", [False, True], ids=["channel", "thread"])
+async def test_every_response_matches_discords_response_schema(fake, world, bots, threads):
     fake.record_responses = True
-    await bots.start()
+    await bots.start(threads=threads)
     d = TableDriver(fake, world, bots, "suspense")
     await d.open(world.alice, [world.bob], options="points_target=3")
     await d.click(world.alice, d.board(), "My hand")
@@ -41,6 +51,9 @@ async def test_every_response_matches_discords_response_schema(fake, world, bots
             break
         await d.take_turn(d.seat_user(seat))
     await fake.slash(world.alice, "suspense rules", channel=world.channel)
+    if threads:  # to its end: the thread is archived
+        await d.play_to_end()
+        await d.result_posted()
     await fake.settle()
 
     seen, problems = set(), []
@@ -58,7 +71,8 @@ async def test_every_response_matches_discords_response_schema(fake, world, bots
         if errors:
             problems += [f"{call.route} {call.status} {e}" for e in errors.flat()]
     assert not problems, "\n".join(sorted(set(problems)))
-    assert seen >= ROUTES_EXPECTED, ROUTES_EXPECTED - seen
+    expected = ROUTES_EXPECTED | (THREAD_ROUTES if threads else set())
+    assert seen >= expected, expected - seen
 
 
 async def test_interaction_create_is_the_documented_interaction_object(fake, world, bots):
@@ -75,6 +89,13 @@ async def test_interaction_create_is_the_documented_interaction_object(fake, wor
     d = TableDriver(fake, world, bots, "suspense")
     await d.open(world.alice, [world.bob])
     await d.click(world.bob, d.board(), "My hand")
+    await bots.restart(threads=True)  # a click in a game's thread: the thread as channel
+    d = TableDriver(fake, dataclasses.replace(world, channel=world.other_channel), bots,
+                    "suspense")
+    await d.open(world.alice, [world.bob])
+    await d.click(world.bob, d.board(), "My hand")
+    assert d.thread is not None
+    assert sent[-1]["channel"]["type"] == 11 and "thread_metadata" in sent[-1]["channel"]
     assert sent
     for payload in sent:
         assert payload.keys() >= INTERACTION_REQUIRED, INTERACTION_REQUIRED - payload.keys()

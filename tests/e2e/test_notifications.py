@@ -47,3 +47,32 @@ async def test_notify_dm_sends_a_new_dm_when_the_turn_starts_and_no_channel_ping
     assert pings(fake, world.alice, world.channel) >= 2, "alice kept the default"
     assert f"<@{world.bob.id}>" in "\n".join(
         v.content for m in d.boards() for v in m.versions()), "bob is still named"
+
+
+async def test_dm_pings_to_closed_dms_fall_back_to_a_channel_ping(fake, world, bots, bot):
+    """A player who chose DM pings but whose DMs refuse the bot heard of their turn
+    nowhere: the board named them without a ping and every DM was refused. Until a DM goes
+    through again, the board pings them in the channel; `off` still pings nobody."""
+    closed = fake.add_user("closed", dm_open=False)
+    quiet = fake.add_user("quiet", dm_open=False)
+    for user in (closed, quiet):
+        fake.add_member(world.guild, user)
+    await fake.slash(closed, "notify", {"mode": "dm"}, channel=world.channel)
+    await fake.slash(quiet, "notify", {"mode": "off"}, channel=world.channel)
+    d = TableDriver(fake, world, bots, "taboo")
+    await d.open(world.alice, [closed, quiet], options="max_turns=24")
+    notice = pings(fake, closed, world.channel)  # the one "I can't send you DMs" notice
+    turns = 0
+    for _ in range(12):
+        if d.table is None:
+            break
+        seat = await d.next_human()
+        if seat is None:
+            break
+        user = d.seat_user(seat)
+        turns += user is closed
+        await d.take_turn(user)
+        await d.synced()
+    assert turns >= 2
+    assert pings(fake, closed, world.channel) - notice >= turns - 1, "pinged at their turns"
+    assert pings(fake, quiet, world.channel) <= 1, "off: the closed-DM notice at most"

@@ -33,7 +33,7 @@ async def _read_until(stream, needle: str, seen: list[str], timeout: float = 30)
 async def test_process_starts_answers_and_stops_cleanly(fake, world, tmp_path, database, sig):
     """On each database (a SQLite file, a PostgreSQL schema: sessions and shard locks)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
-    env.update({"DISCORD_TOKEN": "fake-token", "DISCORD_API_BASE": fake.rest_base,
+    env.update({"DISCORD_TOKEN": "fake-token", "THREADS": "false", "DISCORD_API_BASE": fake.rest_base,
                 "DISCORD_GATEWAY_URL": fake.gateway_url, **database.env,
                 "DEV_GUILD_ID": str(world.guild.id), "LOG_LEVEL": "INFO",
                 "PYTHONPATH": str(ROOT), "PYTHONWARNINGS": "default"})

@@ -27,7 +27,7 @@ def _env(database: Path | Database, **extra: str) -> dict[str, str]:
         database = Database("sqlite", database)
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("DISCORD_", "DATABASE_", "SQLITE_", "SHARD_"))}
-    env.update({"DISCORD_TOKEN": "fake-token", **database.env,
+    env.update({"DISCORD_TOKEN": "fake-token", "THREADS": "false", **database.env,
                 "LOG_LEVEL": "INFO", "PYTHONPATH": str(ROOT), **extra})
     return env
 

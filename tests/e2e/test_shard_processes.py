@@ -40,7 +40,7 @@ async def url():
 def _env(fake, url: str, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("DISCORD_", "DATABASE_", "SQLITE_", "SHARD_"))}
-    env.update({"DISCORD_TOKEN": "fake-token", "DISCORD_API_BASE": fake.rest_base,
+    env.update({"DISCORD_TOKEN": "fake-token", "THREADS": "false", "DISCORD_API_BASE": fake.rest_base,
                 "DISCORD_GATEWAY_URL": fake.gateway_url, "DATABASE_URL": url,
                 "LOG_LEVEL": "INFO", "PYTHONPATH": str(ROOT), "AI_DELAY": "0",
                 "TURN_SECONDS": "0", "REST_REQUESTS_PER_SECOND": "0", "PICTURES": "false",

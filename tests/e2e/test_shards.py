@@ -26,6 +26,17 @@ async def guild_on_shard(fake, shard: int, count: int):
         await asyncio.sleep(0.001)
 
 
+async def other_server(fake, world):
+    """The shard (of 2) of the world's server, and a channel of a new server on the other
+    shard where alice and bob are members too."""
+    home = shard_of(world.guild.id, 2)
+    other_guild = await guild_on_shard(fake, 1 - home, 2)
+    other_channel = fake.add_channel(other_guild, "games")
+    for user in (world.alice, world.bob):
+        fake.add_member(other_guild, user)
+    return home, other_channel
+
+
 async def identify(fake, shard) -> int | None:
     """IDENTIFY with `shard` on a raw socket; the close code the fake answers (None: READY)."""
     async with aiohttp.ClientSession() as session, session.ws_connect(fake.gateway_url) as ws:
@@ -54,11 +65,7 @@ async def test_two_bots_on_two_shards_each_run_their_own_servers(fake, world, tm
     """Each server's clicks and commands reach only the bot running its shard; a bot loads
     only its shards' tables when it starts. On PostgreSQL both bots share one database (on
     SQLite each has its file: one process per file)."""
-    home = shard_of(world.guild.id, 2)
-    other_guild = await guild_on_shard(fake, 1 - home, 2)
-    other_channel = fake.add_channel(other_guild, "games")
-    for user in (world.alice, world.bob):
-        fake.add_member(other_guild, user)
+    home, other_channel = await other_server(fake, world)
     runners = {}
     for shard in (0, 1):
         runner = BotRunner(fake, world, database if database.dialect == "postgresql"

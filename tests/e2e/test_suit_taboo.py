@@ -368,6 +368,11 @@ async def test_restart_mid_round_keeps_the_table_and_old_buttons(fake, world, bo
         seat = await d.next_human()
         assert "✅" in await d.take_turn(d.seat_user(seat))
         await fake.settle()
+    # a human's turn, the AI seat done deciding: nothing moves between the snapshot and the
+    # stop, nor after the start (the AI seat's turn, then, would be played at once)
+    await d.next_human()
+    await d._wait_for_ai_idle()
+    await d.synced()  # and its board is the one the players see
     state_dump, version = d.table.row.state, d.table.version
     old_board = d.board()
     await bots.restart()

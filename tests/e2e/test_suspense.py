@@ -156,7 +156,7 @@ async def test_out_of_turn_non_player_stale_and_double_clicks(fake, world, bots,
     shown = [v.text for v in first.message.versions()] + [first.text, again.text]
     shown += [m.text for m in fake.ephemerals(mover)]
     assert any("out of date" in t for t in shown), shown
-    await fake.settle()
+    await d.synced()  # the new board is out (settle() alone can return first)
     assert not board.deleted and d.board() is not board
     old_turn_button = await fake.click(mover, board, d.custom_id(board, "Take my turn"))
     assert old_turn_button.ephemeral and ("out of date" in old_turn_button.text
@@ -265,7 +265,8 @@ async def test_stats_and_leaderboard_after_two_games(fake, world, bots, bot):
         await d.play_to_end()
     board = await fake.slash(world.carol, "leaderboard", {"game": "suspense"},
                              channel=world.channel)
-    assert "Nobody has finished 3 games of Suspense" in board.text  # the default minimum
+    # the default minimum, said plainly (not "… yet (the least to be listed)")
+    assert "has finished the 3 games of Suspense it takes to be listed" in board.text
     await fake.slash(world.mod, "config server", {"setting": "leaderboard_min_games",
                                                   "value": "2"}, channel=world.channel)
     board = await fake.slash(world.carol, "leaderboard", {"game": "suspense"},

@@ -222,3 +222,35 @@ async def test_discord_py_follows_thread_events(fake: FakeDiscord) -> None:
                 break
             await asyncio.sleep(0.02)
         assert deleted == [thread.id] and g.get_thread(thread.id) is None
+
+
+async def test_a_followup_in_a_locked_thread_is_refused(fake: FakeDiscord) -> None:
+    """Messages by interaction token go where the interaction was: a thread locked since
+    takes none from a bot without Manage Threads, as by the channel endpoints."""
+    guild = fake.add_guild("g")
+    channel = fake.add_channel(guild, "c")
+    alice = fake.add_user("alice")
+    fake.add_member(guild, alice)
+    thread = fake.make_thread(channel, "t", alice)
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+    outcomes: list[object] = []
+
+    @bot.tree.command(description="Answer, then a followup after the thread was locked")
+    async def late(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("answer")
+        fake.update_thread(thread, locked=True)
+        try:
+            await interaction.followup.send("followup")
+            outcomes.append("sent")
+        except discord.HTTPException as exc:
+            outcomes.append(exc.code)
+
+    async def setup_hook() -> None:
+        await bot.tree.sync()
+
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]
+    async with running_bot(fake, bot):
+        await fake.slash(alice, "late", channel=thread)
+        await fake.settle()
+    assert outcomes == [160005]
+    assert [m.content for m in fake.channel_messages(thread)] == ["answer"]
