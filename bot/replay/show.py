@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.replay.record import Frame, Replay
-from bot.ui.names import clean_name, safe_name
+from bot.ui.names import seat_names as told_apart
 from bot.ui.render import _fit as fit_embeds
 from bot.ui.text import DESCRIPTION_LIMIT, clip, shown
 from engines.core import render_seats
@@ -30,14 +30,14 @@ EXPORT_FORMAT = "cardtable-replay/1"
 
 def seat_names(replay: Replay) -> list[str]:
     """Seat names escaped for embeds (as the live board showed them)."""
-    return [safe_name(s.get("name") or f"Seat {i + 1}")
-            for i, s in enumerate(replay.record.seats)]
+    return told_apart([s.get("name") or f"Seat {i + 1}"
+                      for i, s in enumerate(replay.record.seats)], markdown=True)
 
 
 def plain_names(replay: Replay) -> list[str]:
     """Seat names as typed (one line, bounded): for the JSON export, which is no markdown."""
-    return [clean_name(s.get("name") or f"Seat {i + 1}")
-            for i, s in enumerate(replay.record.seats)]
+    return told_apart([s.get("name") or f"Seat {i + 1}"
+                      for i, s in enumerate(replay.record.seats)], markdown=False)
 
 
 def _who(replay: Replay, frame: Frame, names: list[str]) -> str:
@@ -79,7 +79,8 @@ def frame_embeds(ui: GameUI, replay: Replay, step: int, *, match_id: int,
     else:
         lines.append(f"**Game over** — {shown(outcome.reason, names)}")
         lines.append(ui.render_result(outcome, engine.view(state, None), names))
-    whose = "as the channel saw it" if seat is None else f"as {clean_name(replay.record.seats[seat].get('name'))} saw it"
+    whose = ("as the channel saw it" if seat is None
+             else f"as {plain_names(replay)[seat]} saw it")
     header = discord.Embed(title=f"🎞️ {engine.title} — game #{match_id}, replay",
                            description=clip("\n".join(lines), DESCRIPTION_LIMIT),
                            colour=ui.colour)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from bot.replay.record import note_entry
 from bot.storage import TableRow
 from bot.tables.settings import TableSettings
-from bot.ui.names import clean_name, safe_name
+from bot.ui.names import seat_names
 from bot.ui.text import shown
 from engines.core import Engine, Event
 
@@ -170,13 +170,13 @@ class LiveTable:
     @property
     def names(self) -> list[str]:
         """Seat names escaped for markdown and mentions: for message text and embeds."""
-        return [safe_name(s["name"]) for s in self.seats]
+        return seat_names([s["name"] for s in self.seats], markdown=True)
 
     @property
     def plain_names(self) -> list[str]:
         """Seat names as shown where Discord renders no markdown (button and select labels,
         autocomplete choices, footers) and for matching what someone typed."""
-        return [clean_name(s["name"]) for s in self.seats]
+        return seat_names([s["name"] for s in self.seats], markdown=False)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat this user plays (not one they left: an AI plays it now)."""

@@ -42,6 +42,19 @@ HISTORY_PICK_ID = re.compile(r"hp:\d{1,5}")
 STALE_BUTTON = "That button is out of date or not one of mine: use the newest board."
 
 
+def on_clicked_message(interaction: discord.Interaction) -> bool:
+    """True if the clicked component is one the bot put on the message it was clicked on
+    (Discord sends the message with every click; a crafted custom id is not on it)."""
+    if interaction.type is not discord.InteractionType.component:
+        return True  # a form's submit: its custom id is checked by its handler
+    custom_id = (interaction.data or {}).get("custom_id")
+    message = interaction.message
+    if message is None or custom_id is None:
+        return False
+    return any(getattr(child, "custom_id", None) == custom_id
+               for row in message.components for child in getattr(row, "children", [row]))
+
+
 class RoutedView(discord.ui.View):
     """A view whose items are routed by custom id (`route`), so discord.py need not keep it.
 
@@ -157,6 +170,11 @@ async def _route(interaction: discord.Interaction) -> bool:
         await interaction.client.replays.on_export(  # type: ignore[attr-defined]
             interaction, int(match["match"]), match["view"])
     elif match := HISTORY_ID.fullmatch(custom_id):
+        if not on_clicked_message(interaction):
+            # a page number the bot never showed (a modified client's `hs:-:0:99999`) made
+            # one click read every finished game of the server: pages come one at a time
+            await reply_error(interaction, STALE_BUTTON)
+            return True
         game = match["game"] if match["game"] != "-" else None
         await interaction.client.replays.history(  # type: ignore[attr-defined]
             interaction, game=game, user_id=int(match["user"]) or None,

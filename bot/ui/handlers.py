@@ -12,7 +12,13 @@ from bot.hooks import Hook, handed_over
 from bot.tables.service import TableError, need_unpaused
 from bot.threads import CHANNEL, THREAD, thread_refusal
 from bot.ui import panel, render
-from bot.ui.components import STALE_BUTTON, PanelSelect, RoutedView, TableButton
+from bot.ui.components import (
+    STALE_BUTTON,
+    PanelSelect,
+    RoutedView,
+    TableButton,
+    on_clicked_message,
+)
 from bot.ui.names import clean_name, escape_markdown, pings, safe_name
 from bot.ui.replies import reply, reply_error
 from bot.ui.text import (
@@ -63,19 +69,6 @@ def number(text: str) -> int:
     if not (text.isascii() and text.isdigit()) or len(text) > 18:
         raise TableError(STALE_BUTTON)
     return int(text)
-
-
-def on_clicked_message(interaction: discord.Interaction) -> bool:
-    """True if the clicked component is one the bot put on the message it was clicked on
-    (Discord sends the message with every click; a crafted custom id is not on it)."""
-    if interaction.type is not discord.InteractionType.component:
-        return True  # a form's submit: its custom id is checked by its handler
-    custom_id = (interaction.data or {}).get("custom_id")
-    message = interaction.message
-    if message is None or custom_id is None:
-        return False
-    return any(getattr(child, "custom_id", None) == custom_id
-               for row in message.components for child in getattr(row, "children", [row]))
 
 
 def prefix_of(text: str) -> tuple[int, ...]:

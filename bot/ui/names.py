@@ -86,6 +86,21 @@ def safe_names(names: list[str]) -> list[str]:
     return [safe_name(n) for n in names]
 
 
+def seat_names(raw: list[object], *, markdown: bool) -> list[str]:
+    """The names of a table's seats as its screens show them (`safe_name`, or `clean_name`
+    without markdown), told apart: display names are not unique on Discord, and two seats
+    both called "Alex" (or two names with nothing visible, both "Player") made every line
+    ("Alex plays ⚪3"), button ("On Alex") and suggestion ambiguous. Names shared by
+    several seats (ignoring case) get their seat number: "Alex (1)", "Alex (3)"."""
+    clean = [clean_name(n) for n in raw]
+    keys = [c.casefold() for c in clean]
+    if len(set(keys)) == len(keys):
+        return [safe_name(n) for n in raw] if markdown else clean
+    told = [f"{c} ({i + 1})" if keys.count(k) > 1 else c
+            for i, (c, k) in enumerate(zip(clean, keys, strict=True))]
+    return [escape_markdown(n) for n in told] if markdown else told
+
+
 def said(text: str | None) -> str:
     """What a player says or hints with a move, as typed: invisible and control characters
     removed, spaces squeezed, line breaks kept (they separate the parts of what is said).

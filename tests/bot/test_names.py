@@ -17,6 +17,7 @@ from bot.ui.names import (
     pings,
     safe_name,
     said,
+    seat_names,
 )
 
 
@@ -106,3 +107,16 @@ def test_echo_of_empty_input_says_nothing_was_given_not_a_display_name():
         assert echo(blank) == EMPTY_ECHO
         assert FALLBACK_NAME not in echo(blank)
     assert echo("abc") == "`abc`"
+
+
+def test_seats_sharing_a_name_are_told_apart_by_their_seat_number():
+    """Display names are not unique: two seats called "Alex" (any case) made every board
+    line and button ambiguous. Shared names get the seat number; unique ones are as before;
+    two names with nothing visible ("Player") are told apart too."""
+    raw = ["Alex", "bob", "alex", "\u200b", "\u2060", "*Cat*"]
+    plain = seat_names(raw, markdown=False)
+    assert plain == ["Alex (1)", "bob", "alex (3)", "Player (4)", "Player (5)", "*Cat*"]
+    shown = seat_names(raw, markdown=True)
+    assert shown[0] == "Alex \\(1\\)" and shown[1] == "bob" and shown[5] == "\\*Cat\\*"
+    assert seat_names(["Ann", "Bob"], markdown=True) == [safe_name("Ann"), safe_name("Bob")]
+    assert seat_names(["Ann", "Bob"], markdown=False) == ["Ann", "Bob"]

@@ -427,3 +427,20 @@ async def test_taboo_echoes_a_typed_card_short_and_in_a_code_span_it_cannot_brea
         await d.take_turn(user)
         await d.synced()
     assert tried == {"play", "place"}, tried
+
+
+async def test_two_players_with_the_same_display_name_are_told_apart(fake, world, bots):
+    """Discord display names are not unique: two members called "Alex" at one table made
+    every board line ("Alex — 0 pts", "Alex plays ⚪3") and every history line ambiguous.
+    Each gets their seat number while the names clash."""
+    await bots.start()
+    first, second = fake.add_user("Alex"), fake.add_user("alex")
+    for user in (first, second):
+        fake.add_member(world.guild, user)
+    d = TableDriver(fake, world, bots, "suspense")
+    await d.open(first, [second], options="points_target=2")
+    await d.play_to_end(pause_after=3)
+    board = d.board_versions()[-1].text
+    assert "**Alex \\(1\\)**" in board and "**alex \\(2\\)**" in board, board
+    history = await d.history()
+    assert "Alex \\(1\\) plays" in history and "alex \\(2\\) plays" in history, history

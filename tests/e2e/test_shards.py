@@ -101,6 +101,17 @@ async def test_two_bots_on_two_shards_each_run_their_own_servers(fake, world, tm
             await runner.stop()
 
 
+async def test_get_gateway_bot_recommends_the_fakes_shard_count(fake, world):
+    """events/gateway.mdx: Get Gateway Bot answers the recommended number of shards."""
+    fake.recommended_shards = 3
+    async with aiohttp.ClientSession() as session, session.get(
+            f"{fake.rest_base}/gateway/bot", headers={"Authorization": "Bot fake-token"}) as r:
+        assert r.status == 200
+        answer = await r.json()
+    assert answer["shards"] == 3 and answer["url"] == fake.gateway_url
+    assert answer["session_start_limit"]["max_concurrency"] == 1
+
+
 def test_shard_settings_are_checked():
     with pytest.raises(ValueError, match="SHARD_IDS needs SHARD_COUNT"):
         Settings(_env_file=None, shard_ids="0")

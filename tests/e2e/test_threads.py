@@ -54,6 +54,9 @@ async def test_the_game_is_played_in_its_thread_and_the_result_comes_back(fake, 
     assert [m.type for m in fake.channel_messages(world.channel)] == [0, 18, 0]
     assert await eventually(lambda: thread.archived)
     assert not thread.locked, "locking needs Manage Threads"
+    # the finished board in the archived thread still shows the whole game
+    history = await d.history(world.outsider)
+    assert "The game begins with 3 players." in history
     # Play again opens a lobby in the channel
     again = await fake.click(world.bob, result, d.custom_id(result, "Play again"))
     assert not again.ephemeral and again.message.channel_id == world.channel.id

@@ -130,3 +130,25 @@ async def test_a_command_in_the_wrong_channel_points_a_player_to_their_game(fake
     far_answer = refusal(await fake.slash(world.alice, "suspense hand", channel=far))
     assert str(world.channel.id) not in far_answer, far_answer
     assert d.table.version == version
+
+
+async def test_a_crafted_history_page_is_refused_without_reading_the_history(fake, world,
+                                                                              bots):
+    """/history's page buttons carry the page number: a modified client's `hs:-:0:99999`
+    made one click read every finished game of the server. A page button counts only on
+    the message it was shown on; the real ones still page."""
+    bot = await bots.start()
+    result = await fake.slash(world.alice, "history", channel=world.channel)
+    calls = []
+    real = bot.storage.history_matches
+
+    async def counted(*args, **kwargs):
+        calls.append(kwargs)
+        return await real(*args, **kwargs)
+
+    bot.storage.history_matches = counted
+    got = refusal(await crafted(fake, world.alice, result.message, "hs:-:0:99999"))
+    assert "out of date" in got and not calls, (got, calls)
+    newer = next(b for b in result.message.buttons() if b.get("label") == "Newer")
+    shown = await crafted(fake, world.alice, result.message, newer["custom_id"])  # (disabled)
+    assert "Finished games" in shown.text and calls
