@@ -204,7 +204,9 @@ def run(engine: Any, n: int, opponents: str, games: int, first_seed: int) -> dic
         mean = sum(diffs) / len(diffs)
         sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1))
         half = 1.96 * sd / math.sqrt(len(diffs))
-        extra = {"normal_same_seat": normal_rate,
+        extra = {"diffs": diffs, "decision_ms": [t * 1e3 for t in tally.decisions],
+                 "wall_ms": [t * 1e3 for t in tally.walls],
+                 "normal_same_seat": normal_rate,
                  "normal_same_seat_ci95": wilson(normal_rate * len(diffs), len(diffs)),
                  "paired": mean, "paired_ci95": (mean - half, mean + half)}
     if opponents == "self":

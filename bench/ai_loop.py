@@ -8,6 +8,7 @@ it is warm in a running bot after its first hard decision.
 
     python -m bench.ai_loop
     python -m bench.ai_loop --engine hidden_rules --players 4 --decisions 40
+    python -m bench.ai_loop --engine taboo --players 2 --decisions 60 --modes process
 """
 from __future__ import annotations
 
@@ -64,6 +65,9 @@ async def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--engine", default="six_suit")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--decisions", type=int, default=30)
+    parser.add_argument("--modes", default="thread,process",
+                        help="comma list: thread, process (process alone times hard decisions "
+                        "as the bot makes them)")
     args = parser.parse_args(argv)
     worker = AiWorker(timeout=60)
     engine = ENGINES[args.engine]
@@ -71,7 +75,7 @@ async def main(argv: list[str] | None = None) -> None:
     await worker.choose(engine, warm, sorted(engine.to_act(warm))[0], random.Random(0))
     print(f"# bench.ai_loop — load average {load_average()} at start")
     try:
-        for mode in ("thread", "process"):
+        for mode in args.modes.split(","):
             print(await _run(mode, args.engine, args.players, args.decisions, worker),
                   flush=True)
     finally:

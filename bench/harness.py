@@ -483,8 +483,10 @@ class TableSim:
             if CONFIRM in said or "⚠️" in said or "out of date" in said:
                 return self._confirmed(result)
             message = result.message
+            # Back goes nowhere; Try DMs again is no move (a closed-DM player's panel shows
+            # it once, and these players know their DMs are closed)
             comps = [c for c in message.buttons()
-                     if not (c.get("label") or "").startswith("Back")]
+                     if not (c.get("label") or "").startswith(("Back", "Try DMs again"))]
             selects = [c for c in comps if c.get("type") == 3]
             if selects:
                 options = [o for o in selects[0]["options"] if not o["value"].startswith("page:")]

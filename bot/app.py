@@ -27,14 +27,6 @@ def cog_modules() -> list[str]:
                   if not m.name.startswith("_"))
 
 
-class CardTableTree(app_commands.CommandTree):
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Every command (and its autocomplete) shows the person is here: DMs paused after a
-        refusal are tried again (before the command runs, so its own news is DM'd)."""
-        self.client.tables.publisher.player_seen(interaction.user.id)
-        return True
-
-
 class CardTableBot(commands.Bot):
     """The bot: owns storage and the table service; cogs reach them through `bot`."""
 
@@ -55,7 +47,7 @@ class CardTableBot(commands.Bot):
         # (bot.ui.names.pings): a name written as <@id> or @everyone pings no one.
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None, tree_cls=CardTableTree, **kwargs)
+                         help_command=None, **kwargs)
         self.settings = settings
         self._freeze_gc = freeze_gc
         self.bucket_sweeper = http_buckets.install(self.http)
@@ -128,7 +120,6 @@ class CardTableBot(commands.Bot):
         if interaction.type in (discord.InteractionType.component,
                                 discord.InteractionType.modal_submit) and too_late(interaction):
             return
-        self.tables.publisher.player_seen(interaction.user.id)
         if interaction.type is discord.InteractionType.component:
             from bot.ui.components import route
 

@@ -42,7 +42,7 @@ class SearchPlan:
     time, so a decision is reproducible from its rng). Sized per game from the cost of its
     normal AI so that a hard decision stays within 300 ms p95 on 2 cores (`bench.ai`)."""
 
-    worlds: int = 8  # sampled worlds (determinizations); every candidate meets the same ones
+    worlds: int = 8  # sampled worlds with 2 players (fewer at larger tables: worlds_for)
     candidates: int = 3  # the normal AI's move plus its next best ones (the game's `rank`)
     depth: int = 40  # simulated actions per playout before the game's `value` judges it
     z: float = 1.0  # paired standard errors a move must gain over the normal move by
@@ -103,7 +103,7 @@ def _hard(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any
     candidates = _candidates(engine, state, seat, rng, normal, legal, plan)
     if len(candidates) <= 1:
         return normal
-    seeds = [rng.randrange(2**31) for _ in range(plan.worlds)]
+    seeds = [rng.randrange(2**31) for _ in range(worlds_for(plan, state))]
     values: list[list[float]] = [[] for _ in candidates]
     for world_seed in seeds:  # the same worlds and streams for every candidate
         world = engine.determinize(state, seat, random.Random(world_seed))
@@ -119,6 +119,13 @@ def _hard(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any
         if gain > max(MIN_GAIN, plan.z * spread / len(diffs) ** 0.5, best_gain):
             best, best_gain = move, gain
     return best
+
+
+def worlds_for(plan: SearchPlan, state: Any) -> int:
+    """Worlds to sample: the plan's number is for 2 players; a playout to the seat's next turn
+    grows with the table, so larger tables sample fewer worlds (at least 4) and a decision
+    keeps about the same cost."""
+    return max(4, plan.worlds * 2 // max(2, getattr(state, "n", 2)))
 
 
 def _candidates(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any,

@@ -253,7 +253,7 @@ class Channel:
             if member_of is not None and (member := self.thread_member(member_of)):
                 data["member"] = member
             return data
-        return {
+        data = {
             "id": str(self.id),
             "type": self.type,
             "guild_id": str(self.guild.id),
@@ -267,6 +267,10 @@ class Channel:
             "last_message_id": None,
             "flags": 0,
         }
+        if self.type == CHANNEL_GUILD_VOICE:  # channel.mdx: a voice channel's own fields
+            del data["topic"]
+            data.update(bitrate=64000, user_limit=0, rtc_region=None, video_quality_mode=1)
+        return data
 
     @property
     def mention(self) -> str:

@@ -387,6 +387,6 @@ def _value(rank: int) -> int:
     return VALUES[rank]
 
 
-# The hard level: each candidate until the seat's second turn after it, in 16 worlds.
-PLAN = SearchPlan(worlds=16, candidates=3, depth=60, my_turns=2)
+# The hard level: each candidate until the seat's second turn after it, in 12 worlds.
+PLAN = SearchPlan(worlds=12, candidates=3, depth=60, my_turns=2)
 AI = AiPlayer(choose=choose_action, rank=rank, baseline=baseline, plan=PLAN)

@@ -296,7 +296,7 @@ def playout_move(engine: SuspenseEngine, state: SuspenseState, seat: int,
     return choose(engine, state, seat, rng, PLAYOUT_SAMPLES)
 
 
-PLAYOUT_SAMPLES = 12
+PLAYOUT_SAMPLES = 8
 
 
 def baseline(engine: SuspenseEngine, state: SuspenseState, seat: int, rng: random.Random
@@ -310,7 +310,7 @@ def baseline(engine: SuspenseEngine, state: SuspenseState, seat: int, rng: rando
         return min(plays, key=lambda a: abs(VALUE[LABEL_INDEX[a.card]] - 3.5))
     return PASS if PASS in legal else legal[0]
 # The hard level plays each candidate to the end of the match in every world it samples.
-PLAN = SearchPlan(worlds=12, candidates=3, depth=30, z=1.0,
+PLAN = SearchPlan(worlds=8, candidates=3, depth=30, z=1.0,
                   stop=lambda start, s: s.match_no != start.match_no or s.over)
 AI = AiPlayer(choose=choose, rank=rank, value=value, plan=PLAN, playout=playout_move,
               baseline=baseline)

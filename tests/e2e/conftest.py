@@ -42,6 +42,25 @@ class World:
     outsider: User
 
 
+@pytest.fixture(autouse=True)
+def no_avoidable_429(request):
+    """Every end-to-end test runs under Discord's rate limits (the fake's default) and fails
+    if the bot got a 429 from them: discord.py reads the buckets' headers and the bot paces
+    itself under the global limit, so a 429 means a request it could have held back (each
+    one counts toward Discord's invalid-request ban). 429s a test injects on purpose
+    (`fail_next`) are not counted; a test that provokes real ones says so with
+    `@pytest.mark.rate_limited("why")`."""
+    if "fake" not in request.fixturenames or request.node.get_closest_marker("rate_limited"):
+        yield
+        return
+    stats = request.getfixturevalue("fake").rate_limit_stats
+    yield
+    refused = dict(stats.per_route)
+    if stats.global_:
+        refused["global"] = stats.global_
+    assert not refused, f"the bot got avoidable 429s: {refused}"
+
+
 @pytest.fixture
 async def fake(monkeypatch):
     server = await FakeDiscord().start()
@@ -104,9 +123,6 @@ class BotRunner:
         values = dict(discord_token="fake-token", **self.database.settings, ai_delay=0.0,
                       turn_seconds=0, timer_tick=0.05, dev_guild_id=self.world.guild.id,
                       log_level="INFO", game_seed=int(os.environ.get("E2E_GAME_SEED", "1")),
-                      # fake.settle() cannot see a request waiting in the bot's own budget,
-                      # so tests opt in (test_foundation checks the budget under limits)
-                      rest_requests_per_second=0,
                       # tests click fast on purpose; test_abuse checks the cooldowns
                       command_cooldown=0,
                       # games in their lobby's channel, where these tests look for them;
@@ -125,6 +141,8 @@ class BotRunner:
         if pictures.drawing not in self.fake.busy_probes:
             self.fake.busy_probes.append(pictures.drawing)
         self._record_pictures()
+        # outermost, after the bot's own budget: settle() waits for what the bot holds back
+        self.fake.watch_client(bot)
         self._task = asyncio.create_task(bot.start("fake-token"))
         waiter = asyncio.create_task(bot.wait_until_ready())
         done, _ = await asyncio.wait({self._task, waiter}, timeout=15,

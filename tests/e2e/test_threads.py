@@ -10,6 +10,7 @@ thread; `/config server table_place:channel` keeps the game in the channel."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 
@@ -267,3 +268,15 @@ async def test_on_two_shards_a_thread_belongs_to_its_servers_shard(fake, world, 
     finally:
         for runner in runners.values():
             await runner.stop()
+
+
+async def test_a_lobby_in_a_voice_channels_chat_is_played_there(fake, world, bots):
+    from fakediscord.models import CHANNEL_GUILD_VOICE
+
+    await threaded(bots)
+    voice = fake.add_channel(world.guild, "voice", type=CHANNEL_GUILD_VOICE)
+    d = TableDriver(fake, dataclasses.replace(world, channel=voice), bots, "suspense")
+    lobby = await d.open(world.alice, [world.bob])
+    assert d.thread is None and not fake.threads_of(voice)
+    assert "threads can't be made in this kind of channel" in fake.messages[lobby.id].text
+    assert board_count(fake, voice, d.table_id) == 1

@@ -219,7 +219,8 @@ def test_levels_finish_games(name, level):
     assert engine.outcome(s) is not None
 
 
-@pytest.mark.parametrize("name", ["taboo", "six_suit", "suit_taboo", "hidden_rules"])
+@pytest.mark.parametrize("name", ["taboo", "six_suit", "suit_taboo", "hidden_rules",
+                                  "suspense"])
 # CPU-bound, not waiting (Suit Taboo: ~15 s of CPU for three hard searches a move); the
 # default timeout is for hangs, and 4 workers on a shared 2-core machine took it past 120 s
 @pytest.mark.timeout(600)
@@ -232,8 +233,52 @@ def test_hard_is_legal_deterministic_and_finishes(name):
         again = engine.ai_action(s, seat, random.Random(11))
         assert again == engine.ai_action(s, seat, random.Random(11))
 
-    s = _ai_game(name, engine.min_players, 2, level="hard", watch=watch, max_moves=400)
+    moves = 60 if name == "suspense" else 400  # Suspense searches every match to its end
+    s = _ai_game(name, engine.min_players, 2, level="hard", watch=watch, max_moves=moves)
     assert engine.outcome(s) is not None or s is not None
+
+
+def test_hard_search_budget_is_counted_not_timed():
+    """The hard level's search size is a number of worlds, candidates and simulated actions
+    (engines.ai_levels.SearchPlan), so the same rng gives the same move however busy the
+    machine is; larger tables sample fewer worlds, never fewer than 4."""
+    from engines.ai_levels import SearchPlan, worlds_for
+
+    plan = SearchPlan(worlds=12)
+    assert [worlds_for(plan, type("S", (), {"n": n})()) for n in (2, 3, 4, 5)] == [12, 8, 6, 4]
+    for engine in ENGINES.values():
+        assert isinstance(engine.ai.plan, SearchPlan), engine.name
+        assert engine.ai.rank is not None and engine.ai.baseline is not None, engine.name
+
+
+@pytest.mark.parametrize("name", sorted(ENGINES))
+def test_baseline_plays_legal_moves_to_the_end(name):
+    """Issue 19: a simple rule-aware baseline per game (bench.ai's middle opponent) plays
+    only legal moves and finishes games against the normal AI."""
+    engine = ENGINES[name]
+    n = engine.min_players
+    state = engine.new_game(n, 5)
+    rng = random.Random(5)
+    for _ in range(20000):
+        actors = sorted(engine.to_act(state))
+        if not actors:
+            break
+        seat = rng.choice(actors)
+        if seat == 0:
+            action = engine.ai.baseline(engine, state, seat, random.Random(rng.random()))
+            if action is None:  # an optional actor lets the moment pass
+                assert seat not in engine.waiting_for(state)
+        else:
+            action = engine.ai_action(state, seat, random.Random(rng.random()))
+        if action is None:
+            if seat in engine.waiting_for(state):
+                action = engine.default_action(state, seat)
+            else:
+                continue
+        if seat == 0:
+            assert is_listed(action, engine.legal_actions(state, seat))
+        state = engine.apply(state, seat, action).state
+    assert engine.outcome(state) is not None
 
 
 def test_ai_level_is_a_table_option_of_every_game():

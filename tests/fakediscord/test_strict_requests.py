@@ -68,7 +68,9 @@ class Setup:
 
 @pytest.fixture
 async def setup() -> AsyncIterator[Setup]:
-    fake = await FakeDiscord().start()
+    # these tests check request bodies with raw requests, several a second at one route:
+    # the rate limits have their own tests (test_fake_discord.py)
+    fake = await FakeDiscord(rate_limits=False).start()
     guild = fake.add_guild("g")
     channel = fake.add_channel(guild, "c")
     user = fake.add_user("u")
