@@ -139,6 +139,9 @@ class Publisher:
             return
         if self.threads.pending(table):
             await self.threads.open(table)  # before the first board: it goes in there
+        # the result (and the thread's archiving) only after a board showing the end: a
+        # last move made while this sync ran is shown by the next one first
+        finished = table.finished
         before = set(table.meta.get("turn_for") or [])
         waiting = [] if table.finished else [
             table.seats[s]["user_id"] for s in sorted(table.engine.waiting_for(table.state))
@@ -148,8 +151,14 @@ class Publisher:
         while table.notices:
             await self.announce(table, table.notices.pop(0))
         await self._private_views(table, {uid for uid in waiting if uid not in before}, modes)
-        if table.finished:
+        if finished:
             await self._final(table)
+            return
+        if table.finished:
+            # it ended while the board above was being sent: sync again (the board, then
+            # the result). Archiving the thread first had the final board's edit refused
+            # (50083) and its repost reopened the finished game's thread.
+            table.dirty = True
             return
         table.meta["delivered_version"] = table.version
         self.service.meta_changed(table)
@@ -246,6 +255,8 @@ class Publisher:
             except discord.HTTPException as exc:
                 if not archived(exc):
                     raise
+                if table.meta.get("thread_closed"):
+                    return  # the game is over and its thread archived: a post would reopen it
                 # someone archived the game's thread: an edit there is refused, a new
                 # message reopens it (bot.threads); the old board goes as on a repost
                 await self._repost(table, picture, **content)

@@ -275,6 +275,7 @@ class RestMixin(WorldMixin):
             time.monotonic(),
             route=f"{method} {route_template(path)}",
             files=files,
+            headers=_recorded_headers(request),
         )
         self.calls.append(call)
         self._inflight += 1
@@ -969,3 +970,11 @@ class RestMixin(WorldMixin):
         channel = self._channel_or_404(m["channel"])
         self._message_or_404(channel, m["message"])
         return no_content()
+
+
+def _recorded_headers(request: web.Request) -> dict[str, str]:
+    """The request's headers as a call record keeps them: the token never, only its scheme."""
+    headers = dict(request.headers)
+    if "Authorization" in headers:
+        headers["Authorization"] = headers["Authorization"].split(" ", 1)[0] + " ..."
+    return headers

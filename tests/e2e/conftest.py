@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -62,11 +63,36 @@ def no_avoidable_429(request):
 
 
 @pytest.fixture
-async def fake(monkeypatch):
+async def fake(monkeypatch, request):
     server = await FakeDiscord().start()
     server.patch_discord(monkeypatch)
     yield server
     await server.stop()
+    if os.environ.get("E2E_TRAFFIC_LOG"):
+        dump_traffic(server, request.node.nodeid, Path(os.environ["E2E_TRAFFIC_LOG"]))
+
+
+def dump_traffic(fake: FakeDiscord, test: str, path: Path) -> None:
+    """Append every request the bot made in one test to a JSON-lines file, each with the
+    type of the interaction its token belongs to: the material of a traffic audit against
+    Discord's docs (scripts/traffic_audit.py sums it up)."""
+    with path.open("a") as out:
+        for call in fake.calls:
+            token = call.path.split("/")[3] if call.path.startswith(("/webhooks/",
+                                                                     "/interactions/")) else ""
+            pending = fake._by_token.get(token)
+            parts = call.path.split("/")
+            target = (fake.channels.get(int(parts[2])) if parts[1] == "channels"
+                      and parts[2].isdigit() else None)
+            out.write(json.dumps({
+                "test": test, "method": call.method, "route": call.route, "path": call.path,
+                "query": call.query, "status": call.status, "json": call.json,
+                "files": call.files, "headers": call.headers,
+                "interaction_type": pending.type if pending else None,
+                "interaction_message": bool(pending and pending.message),
+                "channel_type": (pending.channel.type if pending else
+                                 target.type if target else None),
+            }, default=str) + "\n")
 
 
 @pytest.fixture
@@ -127,7 +153,7 @@ class BotRunner:
                       command_cooldown=0,
                       # games in their lobby's channel, where these tests look for them;
                       # tests/e2e/test_threads.py plays them in threads (the default)
-                      threads=False,
+                      threads=os.environ.get("E2E_THREADS") == "1",
                       # pictures on, as a real bot runs (fake.settle() waits for pictures
                       # being drawn: a busy probe on bot.pictures.drawing, set in start);
                       # E2E_PICTURES=0 runs the suite text only
