@@ -24,6 +24,13 @@ def refused(fake) -> list[str]:
             if c.status is not None and c.status >= 400]
 
 
+def without_discord_agent(fake) -> set[str]:
+    """Routes of requests that did not name the bot's library as Discord asks
+    (reference.mdx, User Agent: `DiscordBot (url, version)`)."""
+    return {c.route for c in fake.calls
+            if not c.headers.get("User-Agent", "").startswith("DiscordBot (")}
+
+
 def button(message, label: str) -> str:
     return next(b["custom_id"] for b in message.buttons() if b.get("label") == label)
 
@@ -51,6 +58,7 @@ async def test_a_default_game_makes_only_requests_discord_accepts(fake, world, b
     last = fake.channel_messages(thread)[-1]
     assert last.id < result.id, "a board posted after the result reopened the thread"
     assert not refused(fake), "\n".join(refused(fake))
+    assert not without_discord_agent(fake)
 
 
 async def test_commands_around_a_game_make_only_requests_discord_accepts(fake, world, bots):
@@ -79,3 +87,4 @@ async def test_commands_around_a_game_make_only_requests_discord_accepts(fake, w
     await fake.slash(world.alice, "taboo cancel", channel=d2.channel)
     await fake.settle()
     assert not refused(fake), "\n".join(refused(fake))
+    assert not without_discord_agent(fake)
