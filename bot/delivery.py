@@ -139,8 +139,13 @@ class Publisher:
             return
         if self.threads.pending(table):
             await self.threads.open(table)  # before the first board: it goes in there
+        # Whether this sync delivers the end: read once, before the board is drawn. A move
+        # that ends the game while this sync waits (on Discord's rate limits) asks for the
+        # next sync, which draws the final board before the result (the guard above would
+        # otherwise skip it, had this one posted the result after an older board).
+        finished = table.finished
         before = set(table.meta.get("turn_for") or [])
-        waiting = [] if table.finished else [
+        waiting = [] if finished else [
             table.seats[s]["user_id"] for s in sorted(table.engine.waiting_for(table.state))
             if not table.is_ai(s)]
         modes = await self.service.notify_modes(waiting)
@@ -148,7 +153,7 @@ class Publisher:
         while table.notices:
             await self.announce(table, table.notices.pop(0))
         await self._private_views(table, {uid for uid in waiting if uid not in before}, modes)
-        if table.finished:
+        if finished:
             await self._final(table)
             return
         table.meta["delivered_version"] = table.version
