@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import http_buckets, request_budget, rest_timeout
+from bot import http_buckets, request_budget, rest_timeout, user_agent
 from bot.late_interactions import too_late
 from bot.settings import Settings
 from bot.storage import Storage
@@ -46,6 +46,8 @@ class CardTableBot(commands.Bot):
         # Nobody is pinged unless a message names them in its own allowed_mentions
         # (bot.ui.names.pings): a name written as <@id> or @everyone pings no one.
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # interaction replies too carry Discord's User-Agent (bot.user_agent)
+        kwargs.setdefault("http_trace", user_agent.trace(lambda: self.http.user_agent))
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, **kwargs)
         self.settings = settings

@@ -137,12 +137,16 @@ class Publisher:
             # last one waited on Discord's rate limits) would edit the board of an archived
             # thread, which is refused, and post it anew, which reopens the thread
             return
+        # What this sync delivers at least. A move saved while it runs is delivered by the
+        # next sync (the table is dirty again); until then `delivered_version` must not
+        # claim it: a process killed in between would have its replacement trust a board
+        # one move behind the database and never send it (bench.failover found boards
+        # stuck so after a kill -9).
+        version = table.version
         if self.threads.pending(table):
             await self.threads.open(table)  # before the first board: it goes in there
-        # Whether this sync delivers the end: read once, before the board is drawn. A move
-        # that ends the game while this sync waits (on Discord's rate limits) asks for the
-        # next sync, which draws the final board before the result (the guard above would
-        # otherwise skip it, had this one posted the result after an older board).
+        # the result (and the thread's archiving) only after a board showing the end: a
+        # last move made while this sync ran is shown by the next one first
         finished = table.finished
         before = set(table.meta.get("turn_for") or [])
         waiting = [] if finished else [
@@ -156,7 +160,13 @@ class Publisher:
         if finished:
             await self._final(table)
             return
-        table.meta["delivered_version"] = table.version
+        if table.finished:
+            # it ended while the board above was being sent: sync again (the board, then
+            # the result). Archiving the thread first had the final board's edit refused
+            # (50083) and its repost reopened the finished game's thread.
+            table.dirty = True
+            return
+        table.meta["delivered_version"] = version
         self.service.meta_changed(table)
 
     async def _board(self, table: LiveTable, modes: dict[int, str]) -> None:
@@ -251,6 +261,8 @@ class Publisher:
             except discord.HTTPException as exc:
                 if not archived(exc):
                     raise
+                if table.meta.get("thread_closed"):
+                    return  # the game is over and its thread archived: a post would reopen it
                 # someone archived the game's thread: an edit there is refused, a new
                 # message reopens it (bot.threads); the old board goes as on a repost
                 await self._repost(table, picture, **content)

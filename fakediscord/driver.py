@@ -88,6 +88,10 @@ class DriverMixin(InteractionsMixin):
         timeout is generous; a test of a long game waits for what the players see (the
         e2e driver's ``synced``), not for quiet after every move. Raises
         :class:`FakeDiscordError` if the bot never goes quiet.
+
+        `busy_probes` (callables a test adds) report work the bot does off the REST path
+        that ends in a request, e.g. a picture being drawn before its message is sent: while
+        any says busy, the bot counts as busy, so the quiet time starts when it ends.
         """
         await self._drain_broadcasts()
         deadline = time.monotonic() + timeout
@@ -95,7 +99,8 @@ class DriverMixin(InteractionsMixin):
         last_busy = 0.0
         while True:
             now = time.monotonic()
-            busy = self._inflight or self.pending.count
+            busy = (self._inflight or self.pending.count
+                    or any(probe() for probe in self.busy_probes))
             if busy:
                 last_busy = now
             elif now - max(self._last_activity, last_busy) >= quiet:

@@ -86,6 +86,7 @@ class FakeDiscord(DriverMixin):
         self._stopping = asyncio.Event()
         self._inflight = 0
         self._last_activity = time.monotonic()
+        self.busy_probes = []  # see DriverMixin.settle
         self._commands = {}
         self.custom_emoji = {}
         self.command_syncs = []

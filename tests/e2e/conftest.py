@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from bot import pictures
 from bot.app import CardTableBot, create_bot
 from bot.settings import Settings
 from fakediscord import Channel, FakeDiscord, Guild, User
@@ -60,11 +63,36 @@ def no_avoidable_429(request):
 
 
 @pytest.fixture
-async def fake(monkeypatch):
+async def fake(monkeypatch, request):
     server = await FakeDiscord().start()
     server.patch_discord(monkeypatch)
     yield server
     await server.stop()
+    if os.environ.get("E2E_TRAFFIC_LOG"):
+        dump_traffic(server, request.node.nodeid, Path(os.environ["E2E_TRAFFIC_LOG"]))
+
+
+def dump_traffic(fake: FakeDiscord, test: str, path: Path) -> None:
+    """Append every request the bot made in one test to a JSON-lines file, each with the
+    type of the interaction its token belongs to: the material of a traffic audit against
+    Discord's docs (scripts/traffic_audit.py sums it up)."""
+    with path.open("a") as out:
+        for call in fake.calls:
+            token = call.path.split("/")[3] if call.path.startswith(("/webhooks/",
+                                                                     "/interactions/")) else ""
+            pending = fake._by_token.get(token)
+            parts = call.path.split("/")
+            target = (fake.channels.get(int(parts[2])) if parts[1] == "channels"
+                      and parts[2].isdigit() else None)
+            out.write(json.dumps({
+                "test": test, "method": call.method, "route": call.route, "path": call.path,
+                "query": call.query, "status": call.status, "json": call.json,
+                "files": call.files, "headers": call.headers,
+                "interaction_type": pending.type if pending else None,
+                "interaction_message": bool(pending and pending.message),
+                "channel_type": (pending.channel.type if pending else
+                                 target.type if target else None),
+            }, default=str) + "\n")
 
 
 @pytest.fixture
@@ -91,6 +119,31 @@ class BotRunner:
         self.fake, self.world, self.database = fake, world, database
         self.current: CardTableBot | None = None
         self._task: asyncio.Task | None = None
+        # every picture the bots drew: its bytes -> (players' names, seat drawn for; None =
+        # the public view), for the picture leak scan (TableDriver.assert_no_leaks)
+        self.drawn: dict[bytes, set[tuple[tuple[str, ...], int | None]]] = {}
+        self._unpatch: Callable[[], None] | None = None
+
+    def _record_pictures(self) -> None:
+        """Wrap the bot's picture drawing to remember what each picture was drawn from."""
+        from bot.ui import render
+
+        if self._unpatch is not None:
+            return
+        real = render.render_off_loop
+
+        async def recording(job):
+            picture = await real(job)
+            if picture is not None:
+                self.drawn.setdefault(picture.data, set()).add((tuple(job.names), job.seat))
+            return picture
+
+        render.render_off_loop = recording
+
+        def undo() -> None:
+            render.render_off_loop = real
+
+        self._unpatch = undo
 
     def settings(self, **overrides) -> Settings:
         values = dict(discord_token="fake-token", **self.database.settings, ai_delay=0.0,
@@ -100,17 +153,20 @@ class BotRunner:
                       command_cooldown=0,
                       # games in their lobby's channel, where these tests look for them;
                       # tests/e2e/test_threads.py plays them in threads (the default)
-                      threads=False,
-                      # drawing a picture happens off the REST path, so settle() could
-                      # return before a picture-carrying message went out on a busy
-                      # machine: pictures are tested in test_pictures.py (synced waits)
-                      pictures=False)
+                      threads=os.environ.get("E2E_THREADS") == "1",
+                      # pictures on, as a real bot runs (fake.settle() waits for pictures
+                      # being drawn: a busy probe on bot.pictures.drawing, set in start);
+                      # E2E_PICTURES=0 runs the suite text only
+                      pictures=os.environ.get("E2E_PICTURES", "1") != "0")
         values.update(overrides)
         return Settings(_env_file=None, **values)
 
     async def start(self, *, bot_kwargs: dict | None = None, **overrides) -> CardTableBot:
         bot = create_bot(self.settings(**overrides), guild_ready_timeout=0.05,
                          **(bot_kwargs or {}))
+        if pictures.drawing not in self.fake.busy_probes:
+            self.fake.busy_probes.append(pictures.drawing)
+        self._record_pictures()
         # outermost, after the bot's own budget: settle() waits for what the bot holds back
         self.fake.watch_client(bot)
         self._task = asyncio.create_task(bot.start("fake-token"))
@@ -149,6 +205,8 @@ async def bots(fake, world, database):
     runner = BotRunner(fake, world, database)
     yield runner
     await runner.stop()
+    if runner._unpatch is not None:
+        runner._unpatch()
 
 
 @pytest.fixture

@@ -401,3 +401,33 @@ class TableDriver:
             seen = "\n".join(t for t in self.fake.visible_texts(user) if t not in before)
             leaked = sorted(label for label in hidden if label in seen)
             assert not leaked, f"{user.name} (seat {seat}) saw hidden {leaked}"
+        self.assert_no_picture_leaks(extra_users)
+
+    def assert_no_picture_leaks(self, extra_users: list[User] | None = None) -> None:
+        """The image leak scan end to end: every picture of this table a user can see was
+        drawn from a view they may see: in the server's channels only the public view's,
+        in their DMs and ephemeral answers the public view's or their own seat's. (That a
+        picture shows nothing but its view is checked by tests/pictures: re-dealing what
+        the viewer cannot see leaves it byte for byte the same.)"""
+        table = self.table
+        drawn = getattr(self.bots, "drawn", None)
+        if table is None or not drawn:
+            return
+        names = tuple(table.plain_names)
+        fake = self.fake
+        public = [m for guild in fake.guilds.values()
+                  for channel in [*guild.channels, *guild.threads]
+                  for m in fake.channel_messages(channel, include_deleted=True)]
+        for user in [*self.players, *(extra_users or [self.world.outsider])]:
+            seat = table.seat_of(user.id)
+            if seat is None:
+                seat = table.left_seat_of(user.id)
+            private = [*notifying_dms(fake, user), *fake.ephemerals(user)]
+            for messages, allowed in ((public, {None}), (private, {None, seat})):
+                for message in messages:
+                    for attachment in message.attachments:
+                        data = bytes(fake.uploads.get(str(attachment["id"]), b""))
+                        sources = {s for n, s in drawn.get(data, ()) if n == names}
+                        assert not sources or sources & allowed, (
+                            f"{user.name} (seat {seat}) was shown a picture drawn for seats "
+                            f"{sorted(sources, key=str)}")

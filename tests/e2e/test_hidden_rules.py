@@ -222,7 +222,7 @@ async def test_enforcement_accept_and_challenges_by_commands_and_panel(fake, wor
     assert nope.ephemeral and "not your turn" in nope.text
     answer = await fake.click(users[p1], panel.message, panel.message.buttons()[0]["custom_id"])
     assert "✅ Accept" in answer.text
-    await fake.settle()
+    await d.synced()  # the board after the move, its picture drawn (settle() can be early)
     view = public_view(d)
     scores[p1] -= 1
     assert view["scores"] == scores
@@ -293,7 +293,7 @@ async def test_enforcement_accept_and_challenges_by_commands_and_panel(fake, wor
             scores[holder] -= 1
             scores[seat] += 1
             wrong_done = True
-        await fake.settle()
+        await d.synced()
         view = public_view(d)
         assert view["scores"] == [max(-10, x) for x in scores]
         record = view["history"][-1]
