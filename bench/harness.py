@@ -375,6 +375,11 @@ class TableSim:
         """(version shown, players the board says must act, game over?)"""
         if self.board.deleted:  # the turn passed: the bot posted the board anew below
             self.board = self._newest_board() or self.board
+        if self.board.deleted:
+            # no newer board yet: it is on its way (a board posted by a process that was
+            # killed before saving it is deleted by its replacement, which posts the
+            # current one); not the end of the game, which the last board says in words
+            return -1, [], False
         embeds = self.board.embeds or [{}]
         header = embeds[0]
         description = header.get("description") or ""
@@ -383,13 +388,13 @@ class TableSim:
             match = TURN_BUTTON.fullmatch(component.get("custom_id", ""))
             if match and int(match.group(1)) == self.table_id:
                 version = int(match.group(2))
-        over = "Game over" in description or self.board.deleted
+        over = "Game over" in description
         ids = [int(m) for m in MENTION.findall(description.split("\n", 1)[0])]
         by_id = {u.id: u for u in self.users}
         return version, [by_id[i] for i in ids if i in by_id], over
 
     def _newest_board(self) -> Any:
-        marker = f"t:{self.table_id}:hand"
+        marker = f"t:{self.table_id}:hist"  # every board has History, the last one too
         # the game's own thread first (THREADS on: bot.threads), then its channel
         for place in [*reversed(self.fake.threads_of(self.channel)), self.channel]:
             for message in reversed(self.fake.channel_messages(place)):  # not deleted

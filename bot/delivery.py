@@ -137,6 +137,12 @@ class Publisher:
             # last one waited on Discord's rate limits) would edit the board of an archived
             # thread, which is refused, and post it anew, which reopens the thread
             return
+        # What this sync delivers at least. A move saved while it runs is delivered by the
+        # next sync (the table is dirty again); until then `delivered_version` must not
+        # claim it: a process killed in between would have its replacement trust a board
+        # one move behind the database and never send it (bench.failover found boards
+        # stuck so after a kill -9).
+        version = table.version
         if self.threads.pending(table):
             await self.threads.open(table)  # before the first board: it goes in there
         # the result (and the thread's archiving) only after a board showing the end: a
@@ -160,7 +166,7 @@ class Publisher:
             # (50083) and its repost reopened the finished game's thread.
             table.dirty = True
             return
-        table.meta["delivered_version"] = table.version
+        table.meta["delivered_version"] = version
         self.service.meta_changed(table)
 
     async def _board(self, table: LiveTable, modes: dict[int, str]) -> None:

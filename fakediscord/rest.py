@@ -930,7 +930,12 @@ class RestMixin(WorldMixin):
     async def _get_message(
         self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
     ) -> web.Response:
+        """Get Channel Message (message.mdx): in a server channel it takes Read Message
+        History as well as View Channel; without it Discord answers 403 Missing Access
+        (unlike Get Channel Messages, which answers an empty list)."""
         channel = self._channel_or_404(m["channel"])
+        if channel.guild is not None and channel.denied & READ_MESSAGE_HISTORY:
+            raise ApiError(403, 50001, "Missing Access")
         return json_response(self._message_or_404(channel, m["message"]).payload())
 
     async def _edit_message(

@@ -1,7 +1,8 @@
 """Sum up the requests the bot made in e2e runs, for an audit against Discord's docs.
 
 Run e2e tests with ``E2E_TRAFFIC_LOG=/tmp/traffic.jsonl`` (tests/e2e/conftest.py writes every
-request of each test there; ``E2E_THREADS=1 E2E_PICTURES=1`` play them the default way), then
+request of each test there; ``E2E_THREADS=1`` plays them the default way, a thread per game, and
+pictures are on unless ``E2E_PICTURES=0``), then
 ``python -m scripts.traffic_audit /tmp/traffic.jsonl``. Prints each distinct request shape
 (method, route, where it went, the body's keys and value kinds, the headers) with how often it
 was seen and its statuses, the values of the fields the docs restrict (flags,

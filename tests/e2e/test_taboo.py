@@ -42,7 +42,9 @@ async def done(fake, d: TableDriver, user, command: str, options=None) -> str:
     version = d.table.version
     result = await fake.slash(user, f"taboo {command}", options or {}, channel=d.channel)
     assert result.ephemeral and "✅" in result.text, result.text
-    await fake.settle()
+    # the move's board and DMs are out (settle() alone returned before the DM's edit when
+    # the bot was busy: a drawn card not yet marked "(new)" in it)
+    await d.synced()
     assert d.table is None or d.table.version == version + 1
     d.assert_no_leaks()
     return result.text
