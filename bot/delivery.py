@@ -149,7 +149,7 @@ class Publisher:
         # last move made while this sync ran is shown by the next one first
         finished = table.finished
         before = set(table.meta.get("turn_for") or [])
-        waiting = [] if table.finished else [
+        waiting = [] if finished else [
             table.seats[s]["user_id"] for s in sorted(table.engine.waiting_for(table.state))
             if not table.is_ai(s)]
         modes = await self.service.notify_modes(waiting)

@@ -194,11 +194,10 @@ class RateLimiter:
 
     @staticmethod
     def _body(retry_after: float, *, is_global: bool) -> dict[str, Any]:
-        return {
+        return {  # as rate-limits.mdx shows it: no `code` (it is only "for some limits")
             "message": "You are being rate limited.",
             "retry_after": round(retry_after, 3),
             "global": is_global,
-            "code": 0,
         }
 
     @staticmethod

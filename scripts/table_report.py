@@ -92,7 +92,6 @@ async def play(game: str, players: int, seed: int, options: str | None = None,
                                 rest_requests_per_second=0, pictures=False,
                                 threads=place == "thread")
             bot = create_bot(settings, guild_ready_timeout=0.05)
-            fake.watch_client(bot)
             async with running_bot(fake, bot, timeout=15):
                 world = SimpleNamespace(channel=channel, outsider=outsider, guild=guild)
                 d = TableDriver(fake, world, _Runner(bot), COMMANDS[game])

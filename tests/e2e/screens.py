@@ -191,10 +191,11 @@ async def play_then_hand_over(fake, d: TableDriver, *, human_moves: int, last: U
         return seat is not None and not d.table.is_ai(seat)
 
     for user in d.players:
-        # the last human to leave would end the game (cancelled: nobody else playing); when
-        # the turn timer has already given every other seat to an AI, this one stays idle too
+        # the last human to leave would end the game (cancelled: nobody else playing), and
+        # the turn timer may give `last`'s seat to an AI any moment: the last one besides
+        # `last` stays and goes idle too (the timer gives the seat to an AI)
         if user is not last and human(user) and any(
-                human(other) for other in d.players if other is not user):
+                human(other) for other in d.players if other not in (user, last)):
             await leave(fake, d, user)
     for _ in range(600):
         if d.table is None:
