@@ -27,6 +27,7 @@ import asyncio  # noqa: E402
 import collections  # noqa: E402
 import json  # noqa: E402
 import logging  # noqa: E402
+import os  # noqa: E402
 import re  # noqa: E402
 import sys  # noqa: E402
 import threading  # noqa: E402
@@ -140,6 +141,8 @@ class Profiling:
 
 
 PROFILING = Profiling(None, None)
+# the bot's log level (BENCH_LOG_LEVEL=INFO to see what it did, e.g. in bench.failover)
+LOG_LEVEL = os.environ.get("BENCH_LOG_LEVEL", "WARNING")
 
 
 class Tracer:
@@ -363,7 +366,7 @@ async def run(args) -> int:
               else {"shard_count": args.shard_count, "shard_ids": args.shard_ids})
     settings = Settings(_env_file=None, discord_token="fake-token", **database, **shards,
                         ai_delay=0, turn_seconds=0, dev_guild_id=args.guild,
-                        log_level="WARNING", pictures=not args.no_pictures,
+                        log_level=LOG_LEVEL, pictures=not args.no_pictures,
                         threads=args.threads,
                         **({} if args.command_cooldown is None
                            else {"command_cooldown": args.command_cooldown}),
@@ -438,7 +441,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="profile from the process start (imports, create_bot, setup_hook) "
                         "until prof-stop")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+    logging.basicConfig(level=LOG_LEVEL, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     PROFILING.kind, PROFILING.out = args.profile, args.profile_out
     if args.profile and args.profile_from_start:

@@ -48,6 +48,8 @@ from bench.harness import (
 from bench.load import gather_sims, table_specs
 from bot.launcher import DEFAULT_BUDGET
 
+CLICK_PATIENCE = 5.0  # seconds a player waits for a click's answer (Discord: 3)
+
 
 class WatchedTable(TableSim):
     """A TableSim that reads the stored version after each confirmed move."""
@@ -71,8 +73,15 @@ class WatchedTable(TableSim):
             await asyncio.sleep(3.0)
             return None
 
+    async def open(self, timeout: float = 120.0) -> None:
+        self.promised = 0  # a new game, a new table: its versions start again
+        await super().open(timeout)
+
     async def move(self, user, timeout: float) -> bool:
-        moved = await super().move(user, timeout)
+        # a click sent to the process as it was killed is never answered: Discord shows
+        # "This interaction failed" after 3 s and the player clicks again; waiting for it
+        # as long as for a board (--timeout) kept players idle after the new process was up
+        moved = await super().move(user, min(timeout, CLICK_PATIENCE))
         if moved:
             version = await self.pool.fetchval(
                 "SELECT version FROM game_tables WHERE id = $1", self.table_id)
@@ -143,7 +152,7 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         # ---- the kill
         killed = time.monotonic()
         promised = {s.table_id: s.promised for s in mine}
-        moves_before = {s.table_id: s.moves for s in mine}
+        moves_before = {id(s): s.moves for s in mine}  # a sim may open a new game (new id)
         bots[victim].proc.kill()
         await bots[victim].proc.wait()
         await bots[victim].stop()  # closes its log
@@ -162,13 +171,29 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
         # time to resume: each table of the dead shard moving again
         deadline = time.monotonic() + args.timeout
         while time.monotonic() < deadline:
-            resumed = [s for s in mine if s.moves > moves_before[s.table_id]]
+            resumed = [s for s in mine if s.moves > moves_before[id(s)]]
             if len(resumed) == len(mine):
                 break
             await asyncio.sleep(0.05)
         again = sorted(next(t for t in s.confirmed_at if t > killed) - killed
                        for s in mine if any(t > killed for t in s.confirmed_at))
         outcome = await playing
+        # the dead shard's tables that never moved again: what their players were looking at
+        idle = [s for s in mine if not any(t > killed for t in s.confirmed_at)]
+        now = {r["id"]: r["version"] for r in await pool.fetch(
+            "SELECT id, version FROM game_tables WHERE id = ANY($1::bigint[])",
+            [s.table_id for s in idle])}
+        result["not_resumed"] = [
+            {"table": s.table_id, "game": s.spec.game, "board_shows": s.board_state()[0],
+             "board_deleted": bool(s.board.deleted), "stored": now.get(s.table_id),
+             "promised": promised.get(s.table_id), "last_error": (s.last_error or "")[:120],
+             "boards_in_channel": [
+                 (m.id == s.board.id, [c["custom_id"] for c in m.buttons()
+                                       if ":turn" in c.get("custom_id", "")])
+                 for m in fake.channel_messages(s.channel)
+                 if any(f"t:{s.table_id}:hist" in c.get("custom_id", "") for c in m.buttons())],
+             "moves": s.moves, "no_answer": dict(s.no_answer), "errors": dict(s.errors)}
+            for s in idle]
         result["errors"] = dict(sum((s.errors for s in mine), Counter()))
         result["failures"] = dict(outcome)
         # the other shards' tables: moves per second before / during / after the outage
@@ -197,6 +222,11 @@ async def run_one(n: int, args, workdir: Path) -> dict[str, Any]:
               f"–{again[-1] if again else 0:.2f}s ({len(again)}/{len(mine)}); the other "
               f"shard's moves/s before / during / after: {result['others_before']:.1f} / "
               f"{result['others_during']:.1f} / {result['others_after']:.1f}", flush=True)
+        if idle:
+            behind = sum(1 for x in result["not_resumed"] if x["board_shows"] != x["stored"])
+            print(f"  {len(idle)} of the dead shard's tables never moved again: {behind} of "
+                  f"them show a board older than the database; first: "
+                  f"{result['not_resumed'][0]}", flush=True)
         if result["errors"] or result["failures"]:
             print(f"  the killed shard's players saw: {result['errors']} {result['failures']}")
         problems = [line for b in bots for line in b.log_problems()]

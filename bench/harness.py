@@ -375,6 +375,11 @@ class TableSim:
         """(version shown, players the board says must act, game over?)"""
         if self.board.deleted:  # the turn passed: the bot posted the board anew below
             self.board = self._newest_board() or self.board
+        if self.board.deleted:
+            # no newer board yet: it is on its way (a board posted by a process that was
+            # killed before saving it is deleted by its replacement, which posts the
+            # current one); not the end of the game, which the last board says in words
+            return -1, [], False
         embeds = self.board.embeds or [{}]
         header = embeds[0]
         description = header.get("description") or ""
@@ -383,13 +388,13 @@ class TableSim:
             match = TURN_BUTTON.fullmatch(component.get("custom_id", ""))
             if match and int(match.group(1)) == self.table_id:
                 version = int(match.group(2))
-        over = "Game over" in description or self.board.deleted
+        over = "Game over" in description
         ids = [int(m) for m in MENTION.findall(description.split("\n", 1)[0])]
         by_id = {u.id: u for u in self.users}
         return version, [by_id[i] for i in ids if i in by_id], over
 
     def _newest_board(self) -> Any:
-        marker = f"t:{self.table_id}:hand"
+        marker = f"t:{self.table_id}:hist"  # every board has History, the last one too
         # the game's own thread first (THREADS on: bot.threads), then its channel
         for place in [*reversed(self.fake.threads_of(self.channel)), self.channel]:
             for message in reversed(self.fake.channel_messages(place)):  # not deleted
@@ -483,8 +488,10 @@ class TableSim:
             if CONFIRM in said or "⚠️" in said or "out of date" in said:
                 return self._confirmed(result)
             message = result.message
+            # Back goes nowhere; Try DMs again is no move (a closed-DM player's panel shows
+            # it once, and these players know their DMs are closed)
             comps = [c for c in message.buttons()
-                     if not (c.get("label") or "").startswith("Back")]
+                     if not (c.get("label") or "").startswith(("Back", "Try DMs again"))]
             selects = [c for c in comps if c.get("type") == 3]
             if selects:
                 options = [o for o in selects[0]["options"] if not o["value"].startswith("page:")]

@@ -13,9 +13,13 @@ this process serves the fake Discord and plays. Per N (``--tables 10,100,500``):
    that is what the board offers). ``--mode slash`` types ``/<game> move`` instead and picks
    one of the autocomplete suggestions. Every table stops after ``--moves`` confirmed moves
    (a finished game is followed by a new one) or at ``--duration`` seconds.
-3. limits — the same for ``--limits-seconds`` with the fake enforcing Discord-like rate
-   limits (``--per-route`` requests per ``--per-seconds`` per route and channel, and
+3. limits — the same for ``--limits-seconds`` without a move cap, the windows started
+   afresh (``--per-route`` requests per ``--per-seconds`` per route and channel, and
    ``--global-per-second``); reports the 429 answers per route and global.
+
+The fake enforces Discord's rate limits throughout, as in every test (5 requests per 5 s
+per route and channel, 50/s global); ``--no-rate-limits`` turns them off for setup and play
+to measure the bot's own capacity.
 
 ``--closed-dms`` (0.1) of the players have closed DMs: the bot's DMs to them are refused
 with 403, which Discord counts as invalid requests (401, 403, 429; a bot is banned past
@@ -231,7 +235,8 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
     from fakediscord import FakeDiscord
 
     database, processes, deliveries = setup
-    fake = await FakeDiscord(timeout=args.timeout).start()
+    fake = await FakeDiscord(timeout=args.timeout,
+                             rate_limits=not args.no_rate_limits).start()
     fake.keep_uploads = False  # thousands of pictures: keep names and sizes, not bytes
     guilds = guilds_on_shards(fake, processes) if processes > 1 else [fake.add_guild("Bench Club")]
     name = f"{n}-{database}{processes}-{deliveries}-{synchronous.lower()}"
@@ -467,7 +472,10 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
                 "invalid": invalid_requests(fake, mark),
                 "board_posts": board_posts(fake, mark),
             }
-            fake.disable_rate_limits()
+            if args.no_rate_limits:
+                fake.disable_rate_limits()
+            else:  # back to Discord's documented shape for the next size
+                fake.enforce_rate_limits()
             q = result["limits"]
             print(f"  limits: {moves} moves in {limit_s:.0f}s ({q['moves_per_s']:.1f}/s), "
                   f"429s: {q['total_429']} (global {q['global_429']}, per route "
@@ -521,7 +529,8 @@ def durability_report(results: list[dict[str, Any]]) -> None:
 
 
 def report(results: list[dict[str, Any]], args) -> None:
-    print("\n## Play phase (no rate limits): acknowledgement latency and REST calls per move\n")
+    limits = "no rate limits" if args.no_rate_limits else "under Discord's rate limits"
+    print(f"\n## Play phase ({limits}): acknowledgement latency and REST calls per move\n")
     rows = []
     for r in results:
         p = r.get("play")
@@ -627,9 +636,9 @@ def report(results: list[dict[str, Any]], args) -> None:
                       r["invalid"]["total"], r["invalid"]["per_1000_moves"],
                       r["invalid"]["per_closed_player"], dict(r["invalid"]["by_route"])]
                      for r in invalid], digits=2)
-        print("\nDiscord bans a bot past 10,000 invalid requests in 10 minutes. A DM refused "
-              "with 403 pauses DMs to that player until they click or type again; players "
-              "here click on every turn of theirs, so each click allows one more try.")
+        print("\nDiscord bans a bot past 10,000 invalid requests in 10 minutes. After a DM "
+              "refused with 403 the bot sends that player no more DMs in that game, however "
+              "often they click (goal: at most one per closed-DM player per game).")
     limited = [r for r in results if r.get("limits")]
     if limited:
         lim = limited[0]["limits"]["limits"]
@@ -741,6 +750,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--closed-dms", type=float, default=0.1,
                         help="share of players whose DMs are closed (0.1): the bot's DM to "
                         "them is refused with 403, an invalid request Discord counts")
+    parser.add_argument("--no-rate-limits", action="store_true",
+                        help="serve setup and play without Discord's rate limits (the fake "
+                        "enforces them by default, as Discord does): the bot's own capacity, "
+                        "not what Discord lets it do; the limits phase still enforces them")
     parser.add_argument("--per-route", type=int, default=5)
     parser.add_argument("--per-seconds", type=float, default=5.0)
     parser.add_argument("--global-per-second", type=int, default=50)

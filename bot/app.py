@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import http_buckets, request_budget, rest_timeout
+from bot import http_buckets, request_budget, rest_timeout, user_agent
 from bot.late_interactions import too_late
 from bot.settings import Settings
 from bot.storage import Storage
@@ -25,14 +25,6 @@ def cog_modules() -> list[str]:
     """Every module in `cogs/` (a game lands by adding its cog file)."""
     return sorted(f"cogs.{m.name}" for m in pkgutil.iter_modules([str(COGS_DIR)])
                   if not m.name.startswith("_"))
-
-
-class CardTableTree(app_commands.CommandTree):
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Every command (and its autocomplete) shows the person is here: DMs paused after a
-        refusal are tried again (before the command runs, so its own news is DM'd)."""
-        self.client.tables.publisher.player_seen(interaction.user.id)
-        return True
 
 
 class CardTableBot(commands.Bot):
@@ -54,8 +46,10 @@ class CardTableBot(commands.Bot):
         # Nobody is pinged unless a message names them in its own allowed_mentions
         # (bot.ui.names.pings): a name written as <@id> or @everyone pings no one.
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # interaction replies too carry Discord's User-Agent (bot.user_agent)
+        kwargs.setdefault("http_trace", user_agent.trace(lambda: self.http.user_agent))
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None, tree_cls=CardTableTree, **kwargs)
+                         help_command=None, **kwargs)
         self.settings = settings
         self._freeze_gc = freeze_gc
         self.bucket_sweeper = http_buckets.install(self.http)
@@ -128,7 +122,6 @@ class CardTableBot(commands.Bot):
         if interaction.type in (discord.InteractionType.component,
                                 discord.InteractionType.modal_submit) and too_late(interaction):
             return
-        self.tables.publisher.player_seen(interaction.user.id)
         if interaction.type is discord.InteractionType.component:
             from bot.ui.components import route
 

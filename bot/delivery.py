@@ -6,11 +6,14 @@ changed. A DM shows only the player's own secrets and where the table is, never 
 table (`GameUI.render_private(with_table=False)`): the table changes on nearly every move,
 and a DM showing it either went stale (it was edited only when the private view changed) or
 would cost an edit of every player's DM per move.
-A closed DM (403) is reported once in the channel, without the secret, and DMs to that
-player pause until they interact with the bot again (`player_seen`): Discord counts every
-401/403/429 answer and bans a bot that collects 10,000 in 10 minutes, and a player with
-closed DMs used to cost a refused DM on every change to their private view (59 in one Taboo
-game).
+A closed DM (403) is reported once in the channel, without the secret, and the bot sends
+that player no more DMs for the rest of that game: Discord counts every 401/403/429 answer
+and bans a bot that collects 10,000 in 10 minutes. A player with closed DMs used to cost a
+refused DM on every change to their private view (59 in one Taboo game), and later one per
+click, since every interaction allowed one more try (bench.load: 83-111 refusals per 1,000
+moves with 10 % closed-DM players). Now their clicks change nothing; their ephemeral
+answers (My hand, the move panel) say once that DMs stopped, with a **Try DMs again**
+button (`retry_dms`; `/notify dm` does the same) that allows exactly one new try.
 """
 
 from __future__ import annotations
@@ -58,6 +61,30 @@ def _digest(obj) -> str:
     return hashlib.sha1(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
+def dms_paused(table: LiveTable, user_id: int) -> bool:
+    """The player's DMs were refused in this game: no DM is tried (kept in the table's meta,
+    so a restart does not try again either). Tables saved when the list was called
+    `dm_failed` are read as such."""
+    meta = table.meta
+    if "dm_failed" in meta:  # saved before DMs paused: told, and stopped
+        legacy = meta.pop("dm_failed")
+        meta.setdefault("dm_told", list(legacy))
+        meta.setdefault("dm_closed", list(legacy))
+    return user_id in meta.get("dm_closed", ())
+
+
+def dm_pause_hint(table: LiveTable, user_id: int) -> bool:
+    """True once per pause: the player's next ephemeral answer (My hand, the move panel)
+    should say that DMs stopped, with the Try DMs again button."""
+    if not dms_paused(table, user_id):
+        return False
+    hinted = table.meta.setdefault("dm_hinted", [])
+    if user_id in hinted:
+        return False
+    hinted.append(user_id)
+    return True
+
+
 def _add(items: list, item) -> None:
     if item not in items:
         items.append(item)
@@ -94,10 +121,6 @@ class Publisher:
         # user id -> DM channel id. discord.py caches only 128 DM channels, so with more
         # players than that every DM cost an extra POST /users/@me/channels (bench.load).
         self._dm_channels: dict[int, int] = {}
-        # users whose last DM was refused with 403: no DM is tried until they interact again.
-        # Tables keep their own list in meta ("dm_closed") so a restart does not retry them;
-        # this set is seeded from those on first use.
-        self._dm_closed: set[int] | None = None
         self.pictures = PicturePrefs(service)
         self.janitor = BoardJanitor(self)  # old boards, until their delete is confirmed
         self.threads = TableThreads(self)  # the game's own thread (bot.threads)
@@ -109,10 +132,24 @@ class Publisher:
     async def sync(self, table: LiveTable) -> None:
         if not table.playing:
             return  # lobbies are updated by the clicks that change them
+        if table.finished and table.meta.get("final_posted"):
+            # delivered whole with its result: a later sync (a delivery asked for while the
+            # last one waited on Discord's rate limits) would edit the board of an archived
+            # thread, which is refused, and post it anew, which reopens the thread
+            return
+        # What this sync delivers at least. A move saved while it runs is delivered by the
+        # next sync (the table is dirty again); until then `delivered_version` must not
+        # claim it: a process killed in between would have its replacement trust a board
+        # one move behind the database and never send it (bench.failover found boards
+        # stuck so after a kill -9).
+        version = table.version
         if self.threads.pending(table):
             await self.threads.open(table)  # before the first board: it goes in there
+        # the result (and the thread's archiving) only after a board showing the end: a
+        # last move made while this sync ran is shown by the next one first
+        finished = table.finished
         before = set(table.meta.get("turn_for") or [])
-        waiting = [] if table.finished else [
+        waiting = [] if finished else [
             table.seats[s]["user_id"] for s in sorted(table.engine.waiting_for(table.state))
             if not table.is_ai(s)]
         modes = await self.service.notify_modes(waiting)
@@ -120,10 +157,16 @@ class Publisher:
         while table.notices:
             await self.announce(table, table.notices.pop(0))
         await self._private_views(table, {uid for uid in waiting if uid not in before}, modes)
-        if table.finished:
+        if finished:
             await self._final(table)
             return
-        table.meta["delivered_version"] = table.version
+        if table.finished:
+            # it ended while the board above was being sent: sync again (the board, then
+            # the result). Archiving the thread first had the final board's edit refused
+            # (50083) and its repost reopened the finished game's thread.
+            table.dirty = True
+            return
+        table.meta["delivered_version"] = version
         self.service.meta_changed(table)
 
     async def _board(self, table: LiveTable, modes: dict[int, str]) -> None:
@@ -142,9 +185,8 @@ class Publisher:
         key = [table.seats[s]["user_id"] for s in humans]
         # who chose DM pings but refuses the bot's DMs would hear of their turn nowhere:
         # the board pings them in the channel instead, until a DM goes through again
-        closed = self._closed_users()
         pinged = [uid for uid in key if modes.get(uid, CHANNEL) == CHANNEL
-                  or (modes.get(uid) == DM and uid in closed)]
+                  or (modes.get(uid) == DM and dms_paused(table, uid))]
         text = self._turn_text(table, key) if key else None
         embeds = render.board_embeds(table, text)
         content = {"view": render.board_view(table), "content": text,
@@ -219,6 +261,8 @@ class Publisher:
             except discord.HTTPException as exc:
                 if not archived(exc):
                     raise
+                if table.meta.get("thread_closed"):
+                    return  # the game is over and its thread archived: a post would reopen it
                 # someone archived the game's thread: an edit there is refused, a new
                 # message reopens it (bot.threads); the old board goes as on a repost
                 await self._repost(table, picture, **content)
@@ -323,7 +367,7 @@ class Publisher:
             new = ping or str(seat) not in living
             outgoing.append((seat, user_id, looks, events, (embed, job), new))
         for index, (seat, user_id, looks, _events, (embed, job), new) in enumerate(outgoing):
-            if user_id in self._closed_users():  # paused after a 403: no picture drawn
+            if dms_paused(table, user_id):  # stopped after a 403: no picture drawn
                 shown[str(seat)] = looks
                 continue
             picture = None
@@ -352,8 +396,7 @@ class Publisher:
         one (deleting `replace` after it). The message id = delivered; False = their DMs
         are closed (the channel is told once, never the secret itself; no DM is tried again
         until they interact); None = a passing failure (e.g. rate limited): retry later."""
-        closed = self._closed_users()
-        if user_id in closed:
+        if dms_paused(table, user_id):
             return False
         try:
             channel_id = self._dm_channels.get(user_id)
@@ -378,9 +421,8 @@ class Publisher:
                     await channel.get_partial_message(replace).delete()
             return message.id
         except discord.Forbidden as exc:
-            log.info("table %s: DM to %s refused (%s); paused until they interact", table.id,
-                     user_id, exc)
-            closed.add(user_id)
+            log.info("table %s: DM to %s refused (%s); no more DMs to them in this game",
+                     table.id, user_id, exc)
             _add(table.meta.setdefault("dm_closed", []), user_id)
             told = table.meta.setdefault("dm_told", [])
             if user_id not in told:
@@ -395,31 +437,28 @@ class Publisher:
             log.warning("table %s: DM to %s failed for now (%s)", table.id, user_id, exc)
             return None
 
-    def player_seen(self, user_id: int) -> None:
-        """The player clicked or typed something: their DMs may be open again, so the next
-        change to their private view is DM'd (one try; a refusal pauses DMs again, and the
-        channel is not told twice)."""
-        closed = self._closed_users()
-        if user_id not in closed:
-            return
-        closed.discard(user_id)
-        for table in self.service.live.values():
+    def retry_dms(self, user_id: int, tables: list[LiveTable]) -> list[LiveTable]:
+        """The player asked for DMs again (**Try DMs again**, `/notify dm`): at each of
+        `tables` where their DMs were stopped, the next delivery makes exactly one new try
+        at their hand DM (a refusal stops them again; the channel is not told twice).
+        Returns the tables where DMs had been stopped."""
+        resumed = []
+        for table in tables:
             paused = table.meta.get("dm_closed")
-            if paused and user_id in paused:
-                paused.remove(user_id)
-                self.service.meta_changed(table)
-
-    def _closed_users(self) -> set[int]:
-        if self._dm_closed is None:
-            self._dm_closed = set()
-            for table in self.service.live.values():
-                meta = table.meta
-                if "dm_failed" in meta:  # saved before DMs paused: told, and closed
-                    legacy = meta.pop("dm_failed")
-                    meta.setdefault("dm_told", list(legacy))
-                    meta.setdefault("dm_closed", list(legacy))
-                self._dm_closed.update(meta.get("dm_closed", ()))
-        return self._dm_closed
+            if not paused or user_id not in paused:
+                continue
+            paused.remove(user_id)
+            hinted = table.meta.get("dm_hinted")
+            if hinted and user_id in hinted:
+                hinted.remove(user_id)  # stopped again: say so again
+            seat = next((s for s, info in enumerate(table.seats)
+                         if info.get("user_id") == user_id), None)
+            if seat is not None:  # what the DM shows is due again
+                table.meta.get("private_shown", {}).pop(str(seat), None)
+            self.service.meta_changed(table)
+            self.service.schedule_delivery(table)
+            resumed.append(table)
+        return resumed
 
     async def _final(self, table: LiveTable) -> None:
         if table.meta.get("final_posted"):

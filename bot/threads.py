@@ -118,7 +118,7 @@ class TableThreads:
         name = thread_name(table)
         lobby = table.meta.get("lobby_message_id")
         try:
-            thread_id = await self._create(channel_id, lobby, name)
+            thread_id = await self._create(table.row.guild_id, channel_id, lobby, name)
         except discord.HTTPException as exc:
             if exc.status >= 500 or exc.status == 429:
                 raise
@@ -136,7 +136,10 @@ class TableThreads:
         await self._moved(table)
         await self._note_lobby(table, f"The game is played in its thread <#{thread_id}>.")
 
-    async def _create(self, channel_id: int, lobby: int | None, name: str) -> int:
+    async def _create(self, guild_id: int | None, channel_id: int, lobby: int | None,
+                      name: str) -> int:
+        if lobby and self._cached(guild_id, lobby) is not None:
+            return int(lobby)  # someone (or an earlier try) made the lobby's thread: play there
         if lobby:
             try:
                 data = await self.http.start_thread_with_message(
@@ -147,9 +150,13 @@ class TableThreads:
                     return int(lobby)  # an earlier try made it (its answer was lost)
                 if exc.code != UNKNOWN_MESSAGE:
                     raise
+        # the kind of thread the channel has: an announcement channel's are announcement
+        # threads (a public thread is refused there), a text channel's public ones
+        channel = self.publisher.bot.get_channel(channel_id)
+        news = isinstance(channel, discord.TextChannel) and channel.is_news()
+        kind = discord.ChannelType.news_thread if news else discord.ChannelType.public_thread
         data = await self.http.start_thread_without_message(
-            channel_id, name=name, auto_archive_duration=AUTO_ARCHIVE_MINUTES,
-            type=discord.ChannelType.public_thread.value)
+            channel_id, name=name, auto_archive_duration=AUTO_ARCHIVE_MINUTES, type=kind.value)
         return int(data["id"])
 
     async def _moved(self, table: LiveTable) -> None:
@@ -183,18 +190,33 @@ class TableThreads:
         table.meta["thread_closed"] = True
         self.publisher.service.meta_changed(table)
         thread_id = table.row.channel_id
+        if not self._may_archive(table):
+            log.info("table %s: its thread %s is someone else's: left open", table.id, thread_id)
+            return
         try:
             await self.http.edit_channel(thread_id, archived=True,
                                          **({"locked": True} if self._may_lock(table) else {}))
         except discord.HTTPException as exc:
             log.info("table %s: its thread %s was not archived (%s)", table.id, thread_id, exc)
 
+    def _cached(self, guild_id: int | None, thread_id: int) -> discord.Thread | None:
+        """A thread in discord.py's cache (active threads, from the gateway)."""
+        guild = self.publisher.bot.get_guild(guild_id or 0)
+        return guild.get_thread(thread_id) if guild is not None else None
+
     def _may_lock(self, table: LiveTable) -> bool:
-        guild = self.publisher.bot.get_guild(table.row.guild_id or 0)
-        thread = guild.get_thread(table.row.channel_id) if guild else None
-        if thread is None or guild is None:
-            return False
-        return thread.permissions_for(guild.me).manage_threads
+        thread = self._cached(table.row.guild_id, table.row.channel_id)
+        return thread is not None and thread.permissions_for(thread.guild.me).manage_threads
+
+    def _may_archive(self, table: LiveTable) -> bool:
+        """Archiving takes being the thread's creator or Manage Threads (topics/threads.mdx,
+        Editing & Deleting Threads): a thread someone made on the lobby before Start is not
+        the bot's. Unknown (not cached): try, Discord decides."""
+        thread = self._cached(table.row.guild_id, table.row.channel_id)
+        if thread is None:
+            return True
+        me = thread.guild.me
+        return thread.owner_id == me.id or thread.permissions_for(me).manage_threads
 
     async def back_to_channel(self, table: LiveTable) -> None:
         """Play on in the lobby's channel (the thread was deleted or locked): the table

@@ -35,8 +35,14 @@ class NotifyCog(commands.Cog):
                         " Change it with `/notify mode:`.", ephemeral=True)
             return
         await self.bot.tables.set_notify(user_id, mode)
-        await reply(interaction, f"✅ Your turn pings: **{mode}** — {EXPLAINED[mode]}.",
-                    ephemeral=True)
+        text = f"✅ Your turn pings: **{mode}** — {EXPLAINED[mode]}."
+        if mode == DM:  # DMs stopped after a refusal: one new try at each of their games
+            tables = self.bot.tables
+            resumed = tables.publisher.retry_dms(user_id, list(tables.live.values()))
+            if resumed:
+                text += (" I stopped DMing you in a game after Discord refused a DM; I'll try "
+                         "once more now.")
+        await reply(interaction, text, ephemeral=True)
 
 
 async def setup(bot) -> None:

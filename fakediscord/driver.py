@@ -40,6 +40,7 @@ from .models import (
 )
 from .snowflake import next_snowflake
 from .text import iter_custom_ids
+from .watch import PendingRequests
 
 JSON = dict[str, Any]
 
@@ -64,6 +65,7 @@ class DriverMixin(InteractionsMixin):
 
     default_timeout: float
     enforce_command_permissions: bool
+    pending: PendingRequests
 
     # -- waiting -------------------------------------------------------------------------
     async def wait_for_bot(self, timeout: float = 5.0) -> None:
@@ -75,23 +77,38 @@ class DriverMixin(InteractionsMixin):
                 f"no bot connected to the fake gateway within {timeout}s"
             ) from None
 
-    async def settle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
-        """Wait until no REST request is in flight and none started (and no gateway event
-        was dispatched) for ``quiet`` seconds.
+    async def settle(self, quiet: float = 0.05, timeout: float = 30.0) -> None:
+        """Wait until no REST request is in flight, no watched bot holds one back
+        (:meth:`FakeDiscord.watch_client`: waiting for its own pacing or for a spent
+        rate-limit bucket), and none started (and no gateway event was dispatched) for
+        ``quiet`` seconds.
 
         Use after an action: the bot typically answers, then edits a board, posts a turn
-        message and sends DMs. Raises :class:`FakeDiscordError` if it never goes quiet.
+        message and sends DMs. Under Discord's rate limits that can take seconds, so the
+        timeout is generous; a test of a long game waits for what the players see (the
+        e2e driver's ``synced``), not for quiet after every move. Raises
+        :class:`FakeDiscordError` if the bot never goes quiet.
+
+        `busy_probes` (callables a test adds) report work the bot does off the REST path
+        that ends in a request, e.g. a picture being drawn before its message is sent: while
+        any says busy, the bot counts as busy, so the quiet time starts when it ends.
         """
         await self._drain_broadcasts()
         deadline = time.monotonic() + timeout
         step = max(quiet / 5, 0.005)
+        last_busy = 0.0
         while True:
             now = time.monotonic()
-            if self._inflight == 0 and now - self._last_activity >= quiet:
+            busy = (self._inflight or self.pending.count
+                    or any(probe() for probe in self.busy_probes))
+            if busy:
+                last_busy = now
+            elif now - max(self._last_activity, last_busy) >= quiet:
                 return
             if now > deadline:
                 raise FakeDiscordError(
-                    f"bot still busy after {timeout}s (in flight: {self._inflight})"
+                    f"bot still busy after {timeout}s (in flight: {self._inflight}, held "
+                    f"back by the bot: {self.pending.count})"
                 )
             await asyncio.sleep(step)
 
@@ -533,7 +550,7 @@ class DriverMixin(InteractionsMixin):
         touches = pending.touches
         deadline = time.monotonic() + timeout
         while pending.touches == touches and time.monotonic() < deadline:
-            if self._inflight == 0 and time.monotonic() - self._last_activity >= quiet:
+            if not (self._inflight or self.pending.count) and time.monotonic() - self._last_activity >= quiet:
                 return
             await asyncio.sleep(0.005)
 

@@ -156,6 +156,7 @@ def _check_unique(
 def check_message(body: JSON, at: Path, errors: FormErrors, known_emoji: KnownEmoji) -> None:
     """Content, embeds and (legacy) components of a message create/edit body."""
     _too_long(errors, (*at, "content"), body.get("content"), CONTENT_MAX)
+    _check_allowed_mentions(body.get("allowed_mentions"), (*at, "allowed_mentions"), errors)
     embeds = body.get("embeds")
     if isinstance(embeds, list):
         check_embeds(embeds, (*at, "embeds"), errors)
@@ -163,6 +164,18 @@ def check_message(body: JSON, at: Path, errors: FormErrors, known_emoji: KnownEm
     if isinstance(components, list):
         flags = body.get("flags") if isinstance(body.get("flags"), int) else 0
         check_components(components, (*at, "components"), errors, known_emoji, v2=bool(flags & IS_COMPONENTS_V2))
+
+
+def _check_allowed_mentions(mentions: Any, at: Path, errors: FormErrors) -> None:
+    """A mention type is either parsed from the content (`parse`) or listed by id (`users`,
+    `roles`), never both: Discord refuses the pair (message.mdx, Allowed Mentions; the
+    error Discord sends is MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE)."""
+    if not isinstance(mentions, dict) or not isinstance(mentions.get("parse"), list):
+        return
+    for kind in ("users", "roles"):
+        if kind in mentions["parse"] and mentions.get(kind):
+            errors.add(at, "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                       f'parse:["{kind}"] and {kind}: [ids] are mutually exclusive.')
 
 
 def _embed_text(value: Any) -> str:

@@ -555,6 +555,9 @@ class Call:
     files: list[JSON] = field(default_factory=list)
     #: The JSON the fake answered (kept only while ``FakeDiscord.record_responses`` is on).
     response: Any = None
+    #: The request's headers (Authorization reduced to its scheme): what a traffic audit
+    #: checks (X-Audit-Log-Reason, User-Agent, content types).
+    headers: dict[str, str] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         return f"<Call {self.method} {self.path} -> {self.status}>"

@@ -1,17 +1,19 @@
-"""Rate-limit headers, an optional enforcing limiter, and one-shot failure injection.
+"""Discord's rate limits (on by default), their headers, and one-shot failure injection.
+
+The limits follow the documented shape (topics/rate-limits.mdx): a per-route bucket scoped
+by the top-level resource in the path (channel, guild, webhook id + token), 5 requests per
+5 s as for Discord's message bucket, and a global limit of 50 requests per second per bot.
+Interaction callbacks are exempt from both, and interaction webhooks from the global limit
+(receiving-and-responding.mdx). Every answer carries the ``X-RateLimit-*`` headers with the
+bucket a hash of method and route; a request past a limit gets 429 with Discord's body.
+``FakeDiscord(rate_limits=False)`` / ``disable_rate_limits`` turn enforcement off (the
+headers then advertise a huge limit that never makes discord.py wait) for the few tests of
+something else that the limits would only slow down.
 
 discord.py keys its buckets on the ``X-RateLimit-Bucket`` hash plus the route's major
-parameter (channel, guild, webhook id + token) and pre-emptively sleeps when
-``X-RateLimit-Remaining`` reaches 0. So even when not enforcing, the fake sends consistent,
-generous headers (a huge limit) that never make discord.py wait.
-
-A 429 is only retried by discord.py if the response carries a ``Via`` header (otherwise it
-assumes a Cloudflare ban and raises) and a JSON body with ``retry_after``; both are sent.
-
-Enforcement (``FakeDiscord.enforce_rate_limits``) follows the documented shape: a per-route
-bucket (Discord's message bucket is 5 per 5 s per channel) and a global limit of 50 req/s.
-Interaction callbacks are exempt from both, and interaction webhooks from the global limit,
-as Discord documents.
+parameter and sleeps before a request when ``X-RateLimit-Remaining`` reached 0. A 429 is
+only retried by discord.py if the response carries a ``Via`` header (otherwise it assumes a
+Cloudflare ban and raises) and a JSON body with ``retry_after``; both are sent.
 """
 
 from __future__ import annotations
@@ -49,6 +51,15 @@ def major_parameter(path: str) -> str:
     if kind in ("webhooks", "interactions") and token:
         return f"{kind}:{ident}:{token}"
     return f"{kind}:{ident}"
+
+
+def _dm_recipient(method: str, path: str, body: Any) -> str:
+    """Create DM has no top-level resource in its path; the fake scopes its bucket by the
+    recipient (a DM channel is one per recipient), or a bot opening many players' DMs would
+    be held to 5 per 5 s in all, which the docs do not say."""
+    if method == "POST" and path == "/users/@me/channels" and isinstance(body, dict):
+        return f"recipient:{body.get('recipient_id')}"
+    return ""
 
 
 def bucket_hash(method: str, template: str) -> str:
@@ -95,11 +106,11 @@ class _Window:
 class RateLimiter:
     """Fixed-window per-bucket counting (like Discord's reset-after buckets) + a global window."""
 
-    #: What the headers advertise when not enforcing: effectively unlimited.
+    #: What the headers advertise when not enforcing (``disable``): effectively unlimited.
     RELAXED_LIMIT = 10_000
 
     def __init__(self) -> None:
-        self.enforcing = False
+        self.enforcing = True
         self.per_route = 5
         self.per_seconds = 5.0
         self.global_per_second = 50
@@ -120,12 +131,13 @@ class RateLimiter:
         self._windows.clear()
         self._global.clear()
 
-    def check(self, method: str, path: str) -> tuple[dict[str, str], dict[str, Any] | None]:
+    def check(self, method: str, path: str, body: Any = None
+              ) -> tuple[dict[str, str], dict[str, Any] | None]:
         """Count one request. Returns (headers, None) if allowed or (headers, 429 body)."""
         now = time.monotonic()
         template = route_template(path)
         bucket = bucket_hash(method, template)
-        key = f"{bucket}:{major_parameter(path)}"
+        key = f"{bucket}:{major_parameter(path) or _dm_recipient(method, path, body)}"
         limit = self.per_route if self.enforcing else self.RELAXED_LIMIT
         period = self.per_seconds if self.enforcing else 1.0
         window = self._windows.get(key)
@@ -182,11 +194,10 @@ class RateLimiter:
 
     @staticmethod
     def _body(retry_after: float, *, is_global: bool) -> dict[str, Any]:
-        return {
+        return {  # as rate-limits.mdx shows it: no `code` (it is only "for some limits")
             "message": "You are being rate limited.",
             "retry_after": round(retry_after, 3),
             "global": is_global,
-            "code": 0,
         }
 
     @staticmethod

@@ -21,7 +21,7 @@ from aiohttp import web
 
 from .formerrors import FormErrors
 from .httputil import ApiError, json_response, no_content, read_body
-from .limits import check_body
+from .limits import CALLBACK_ROUTE, MESSAGE_ROUTES, check_body
 from .models import (
     ATTACH_FILES,
     CHANNEL_ANNOUNCEMENT_THREAD,
@@ -48,6 +48,7 @@ from .models import (
 from .normalize import normalize_components, normalize_embeds
 from .ratelimit import Injection, RateLimiter, route_template
 from .snowflake import next_snowflake
+from .uploads import check_attachments, check_files
 from .validation import check_request, spec_route
 from .world import WorldMixin
 
@@ -55,6 +56,8 @@ JSON = dict[str, Any]
 Handler = Callable[[web.Request, "re.Match[str]", Any, list[JSON]], Awaitable[web.StreamResponse]]
 
 PREFIX = "/api/v10"
+#: Routes that take files (multipart ``files[n]``): their upload rules are checked.
+UPLOAD_ROUTES = MESSAGE_ROUTES | {CALLBACK_ROUTE}
 #: How long Create Message remembers a nonce for ``enforce_nonce`` (message.mdx: "the past
 #: few minutes"; the shortest reading, so a bot cannot lean on a longer memory than Discord's).
 NONCE_SECONDS = 120.0
@@ -205,12 +208,15 @@ class RestMixin(WorldMixin):
     def enforce_rate_limits(
         self, per_route: int = 5, per_seconds: float = 5.0, global_per_second: int = 50
     ) -> None:
-        """Start answering 429 like Discord: ``per_route`` requests per ``per_seconds`` per
-        bucket (route + channel/guild/webhook; Discord documents 5 per 5 s for messages) and
-        ``global_per_second`` overall. Interaction callbacks are exempt, as on Discord."""
+        """Answer 429 like Discord (the default: 5 per 5 s, 50/s) with other numbers:
+        ``per_route`` requests per ``per_seconds`` per bucket (route + channel/guild/webhook)
+        and ``global_per_second`` overall; the windows start afresh. Interaction callbacks
+        are exempt, as on Discord."""
         self.limiter.enforce(per_route, per_seconds, global_per_second)
 
     def disable_rate_limits(self) -> None:
+        """No 429s from here on: only for a test of something else that the limits would
+        only slow down (say why where you call it)."""
         self.limiter.disable()
 
     @property
@@ -269,6 +275,7 @@ class RestMixin(WorldMixin):
             time.monotonic(),
             route=f"{method} {route_template(path)}",
             files=files,
+            headers=_recorded_headers(request),
         )
         self.calls.append(call)
         self._inflight += 1
@@ -305,7 +312,7 @@ class RestMixin(WorldMixin):
                     return json_response(body, 429, headers)
                 return json_response({"code": inj.code, "message": inj.message}, inj.status)
 
-        headers, limited = self.limiter.check(call.method, call.path)
+        headers, limited = self.limiter.check(call.method, call.path, call.json)
         if limited is not None:
             return json_response(limited, 429, headers)
 
@@ -349,12 +356,40 @@ class RestMixin(WorldMixin):
         """Refuse a body Discord would refuse: its route's schema from Discord's OpenAPI
         description, then the documented limits the schema does not encode (400 / 50035)."""
         route = spec_route(call.method, route_template(call.path))
-        if route is None or call.json is None:
+        if route is None:
             return
         errors = FormErrors()
-        check_request(route, call.json, errors)
-        check_body(route, call.json, errors, self.knows_emoji)
+        if call.files or route in UPLOAD_ROUTES:
+            check_files(call.files)
+            body, base = call.json, ()
+            if route == CALLBACK_ROUTE:
+                body, base = (call.json or {}).get("data"), ("data",)
+            check_attachments(body, call.files, errors, base, self._kept_attachments(call))
+        if call.json is not None:
+            check_request(route, call.json, errors)
+            check_body(route, call.json, errors, self.knows_emoji)
         errors.raise_if_any()
+
+    def _kept_attachments(self, call: Call) -> dict[str, str] | None:
+        """An edit's target message's attachments (id -> filename), which its
+        ``attachments`` list may keep; None for a new message."""
+        message: Message | None = None
+        edit = re.fullmatch(r"/(?:channels|webhooks)/\d+/(?:[^/]+/)?messages/(\d+|@original)",
+                            call.path)
+        if call.method == "PATCH" and edit:
+            if edit[1] == "@original":
+                pending = self._by_token.get(call.path.split("/")[3])
+                message = pending.original if pending is not None else None
+            else:
+                message = self.messages.get(int(edit[1]))
+        elif call.path.endswith("/callback") and (call.json or {}).get("type") == 7:
+            pending = self._by_token.get(call.path.split("/")[3])
+            message = pending.message if pending is not None else None
+        else:
+            return None
+        if message is None:
+            return {}
+        return {str(a["id"]): str(a.get("filename")) for a in message.attachments}
 
     def knows_emoji(self, emoji_id: str) -> bool:
         """True if a custom emoji with this id exists (the bot may use it on components)."""
@@ -895,7 +930,12 @@ class RestMixin(WorldMixin):
     async def _get_message(
         self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
     ) -> web.Response:
+        """Get Channel Message (message.mdx): in a server channel it takes Read Message
+        History as well as View Channel; without it Discord answers 403 Missing Access
+        (unlike Get Channel Messages, which answers an empty list)."""
         channel = self._channel_or_404(m["channel"])
+        if channel.guild is not None and channel.denied & READ_MESSAGE_HISTORY:
+            raise ApiError(403, 50001, "Missing Access")
         return json_response(self._message_or_404(channel, m["message"]).payload())
 
     async def _edit_message(
@@ -935,3 +975,11 @@ class RestMixin(WorldMixin):
         channel = self._channel_or_404(m["channel"])
         self._message_or_404(channel, m["message"])
         return no_content()
+
+
+def _recorded_headers(request: web.Request) -> dict[str, str]:
+    """The request's headers as a call record keeps them: the token never, only its scheme."""
+    headers = dict(request.headers)
+    if "Authorization" in headers:
+        headers["Authorization"] = headers["Authorization"].split(" ", 1)[0] + " ..."
+    return headers

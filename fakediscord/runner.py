@@ -27,6 +27,7 @@ async def running_bot(
     small value) or ``on_ready`` waits 2 s for more GUILD_CREATEs. discord.py must already
     point at the fake (:meth:`FakeDiscord.patch_discord`).
     """
+    fake.watch_client(bot)  # settle() waits for the requests the bot holds back
     task = asyncio.create_task(bot.start(token), name="fakediscord-bot")
     ready = asyncio.create_task(bot.wait_until_ready())
     try:

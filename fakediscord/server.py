@@ -18,6 +18,7 @@ from .models import User
 from .ratelimit import RateLimiter
 from .rest import PREFIX
 from .snowflake import next_snowflake
+from .watch import PendingRequests
 
 
 class FakeDiscord(DriverMixin):
@@ -28,8 +29,16 @@ class FakeDiscord(DriverMixin):
     """
 
     def __init__(
-        self, *, bot_name: str = "FakeBot", ack_deadline: float | None = 3.0, timeout: float = 5.0
+        self,
+        *,
+        bot_name: str = "FakeBot",
+        ack_deadline: float | None = 3.0,
+        timeout: float = 5.0,
+        rate_limits: bool = True,
     ) -> None:
+        """``rate_limits=False`` is the only way out of Discord's rate limits (5 requests per
+        5 s per route and top-level resource, 50/s in all: :mod:`.ratelimit`); a test that
+        takes it says why (it tests something the limits would only slow down)."""
         self.application_id = next_snowflake()
         #: The bot's account (its id is the application id, as for modern Discord apps).
         self.bot_user = User(self.application_id, bot_name, bot=True)
@@ -66,6 +75,10 @@ class FakeDiscord(DriverMixin):
         self.record_responses = False
         self.unknown_calls = []
         self.limiter = RateLimiter()
+        if not rate_limits:
+            self.limiter.disable()
+        #: Requests watched bots started and have not finished (:meth:`watch_client`).
+        self.pending = PendingRequests()
         self._injections = []
         self._stalls = []
         self._lost_answers = []
@@ -73,6 +86,7 @@ class FakeDiscord(DriverMixin):
         self._stopping = asyncio.Event()
         self._inflight = 0
         self._last_activity = time.monotonic()
+        self.busy_probes = []  # see DriverMixin.settle
         self._commands = {}
         self.custom_emoji = {}
         self.command_syncs = []
@@ -105,11 +119,13 @@ class FakeDiscord(DriverMixin):
         site = web.TCPSite(self._runner, "127.0.0.1", 0, backlog=4096)
         await site.start()
         self.port = int(self._runner.addresses[0][1])
+        self.pending.start()
         return self
 
     async def stop(self) -> None:
         """Close bot websockets and the server. Close your bots first (they would reconnect)."""
         self._stopping.set()  # stalled requests answer now
+        self.pending.stop()
         await self._drain_broadcasts()
         await self.gateway.close_all()
         if self._runner is not None:
@@ -171,6 +187,13 @@ class FakeDiscord(DriverMixin):
             yield self
         finally:
             undo()
+
+    def watch_client(self, client: Any) -> None:
+        """Let :meth:`settle` see the requests a discord.py client holds back: call it with
+        the bot after the bot installed its own request wrappers (pacing, timeouts), so
+        the time a request waits in them counts as the bot being busy. Without it, settle
+        sees only the wire, which is quiet while discord.py sleeps on a spent bucket."""
+        self.pending.watch(client.http)
 
     # -- gateway resilience helpers -------------------------------------------------------
     async def request_reconnect(self) -> None:

@@ -73,7 +73,10 @@ class _Runner:
 async def play(game: str, players: int, seed: int, options: str | None = None,
                transcript: bool = False, place: str = "thread") -> tuple[GameReport, str]:
     """One whole game; its report and (if asked) a transcript of what players saw."""
-    fake = await FakeDiscord().start()
+    # Request rules as strict as ever, but no rate limits: the report counts what each move
+    # delivers on its own (board versions, pings, DM edits), and the transcripts must come
+    # out the same on every run; under Discord's limits deliveries coalesce by timing.
+    fake = await FakeDiscord(rate_limits=False).start()
     undo = fake.patch_discord()
     try:
         guild = fake.add_guild("Card Club")
@@ -93,7 +96,7 @@ async def play(game: str, players: int, seed: int, options: str | None = None,
                 world = SimpleNamespace(channel=channel, outsider=outsider, guild=guild)
                 d = TableDriver(fake, world, _Runner(bot), COMMANDS[game])
                 await d.open(users[0], users[1:], options=options)
-                moves = await d.play_to_end(check_leaks_every=10 ** 9)
+                moves = await d.play_to_end(check_leaks_every=10 ** 9, sync_every=1)
                 await fake.settle()
                 text = await render_transcript(fake, d, users) if transcript else ""
                 versions = d.board_versions()

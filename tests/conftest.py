@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 
@@ -9,6 +10,11 @@ import pytest
 
 from tests.databases import database_for
 from tests.stacks import asyncio_stacks
+
+# The picture worker runs at the bot's priority in tests (README: PICTURE_WORKER_NICE): the
+# other test workers' bots are not its bot, and at nice 10 it starved behind them (a Six
+# Suit board still undrawn after 20 s at load 25, sent as text only).
+os.environ.setdefault("PICTURE_WORKER_NICE", "0")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

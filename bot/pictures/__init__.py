@@ -137,9 +137,23 @@ def warm_up() -> None:
     _worker()
 
 
+_DRAWING = 0
+
+
+def drawing() -> int:
+    """Pictures being drawn right now (tests wait for them: a message waits on its picture
+    off the REST path)."""
+    return _DRAWING
+
+
 async def render_off_loop(job: PictureJob) -> Picture | None:
     """Draw and encode a picture in the worker process; the event loop only waits."""
-    return await asyncio.get_running_loop().run_in_executor(None, _call, job)
+    global _DRAWING
+    _DRAWING += 1
+    try:
+        return await asyncio.get_running_loop().run_in_executor(None, _call, job)
+    finally:
+        _DRAWING -= 1
 
 
 def _call(job: PictureJob) -> Picture | None:

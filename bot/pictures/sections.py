@@ -91,8 +91,10 @@ def _section(canvas: Canvas, s: Section, x: int, y: int, w: int, h: int, card_w:
         cx = x + 12 + (k % per_row) * (card_w + GAP)
         ry = cy + (k // per_row) * row_h
         canvas.card(item.sprite, (cx, ry))
-        if item.badge:
-            canvas.badge((cx + 4, ry + card_h - 28), item.badge, 17, fill=item.badge_fill)
+        if item.badge:  # top right: the one corner no card face uses (rank top left,
+            # the big suit or the condition below it)
+            bw = width(item.badge, 17) + 17 * 0.7
+            canvas.badge((cx + card_w - bw - 4, ry + 4), item.badge, 17, fill=item.badge_fill)
         if item.caption:
             canvas.text((cx + card_w / 2, ry + card_h + 4), fit(item.caption, CAPTION, card_w + 8),
                         CAPTION, theme.MUTED, anchor="mt")

@@ -32,7 +32,10 @@ def write_frame(stream, data: bytes) -> None:
 
 def main() -> None:
     if hasattr(os, "nice"):
-        os.nice(10)  # answering clicks (the bot) comes before drawing when CPUs are busy
+        # answering clicks (the bot) comes before drawing when CPUs are busy. On a machine
+        # busy with other processes at normal priority (a parallel test run) a niced worker
+        # starved: a picture took over JOB_TIMEOUT and the board went out as text only.
+        os.nice(int(os.environ.get("PICTURE_WORKER_NICE", "10")))
     from bot.game_ui import registered_uis
     from bot.pictures import _uis
 

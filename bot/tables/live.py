@@ -24,8 +24,8 @@ LOG_LENGTH = 4  # the board's Recent lines (bot.ui.render.RECENT_LINES); all are
 # A move never changes these, so when a saved draft becomes the live table the live values
 # are kept (see LiveTable.adopt).
 DELIVERY_META = ("turn_for", "turn_refresh", "private_sent", "private_shown", "dm_failed",
-                 "dm_closed", "dm_told", "delivered_version", "final_posted",
-                 "turn_message_id", "stale_boards", "board_scans", "no_uploads",
+                 "dm_closed", "dm_told", "dm_hinted", "dm_message", "delivered_version",
+                 "final_posted", "turn_message_id", "stale_boards", "board_scans", "no_uploads",
                  "thread_failed", "thread_closed")
 
 

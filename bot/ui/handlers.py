@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.delivery import dm_pause_hint
 from bot.hooks import Hook, handed_over
 from bot.tables.service import TableError, need_unpaused
 from bot.threads import CHANNEL, THREAD, thread_refusal
@@ -151,7 +152,7 @@ class TableInteractions:
             names = ", ".join(table.names)
             where = ("The game opens in its own thread of this message." if place == THREAD
                      else "The board is below." + (
-                         f" It is played here in the channel: I couldn't open a thread for "
+                         f" It is played right here: I couldn't open a thread for "
                          f"it ({refusal})." if refusal else ""))
             await interaction.response.edit_message(
                 content=f"▶️ **{table.engine.title}** has started with {names}. {where}",
@@ -393,6 +394,9 @@ class TableInteractions:
         text = f"**Your move** in {engine.title}" + (f" — {crumbs}" if crumbs else "") + ":"
         if note:
             text = f"{note}\n\n{text}"
+        if self._dm_hint(table, interaction.user.id):
+            text = f"{DMS_STOPPED}\n\n{text}"
+            view.add_item(_retry_dms_button(table, row=2))
         hand = render.private_embed(table, seat)  # your hand above your choices
         if edit:
             await interaction.response.edit_message(content=text, embed=hand, view=view)
@@ -482,10 +486,44 @@ class TableInteractions:
             view = RoutedView()
             view.add_item(TableButton(table.id, "turn", str(table.version), label="Take my turn",
                                       emoji="▶️", style=discord.ButtonStyle.primary))
-        await reply(interaction, embeds=embeds, view=view, ephemeral=True, files=files)
+        text = None
+        if self._dm_hint(table, interaction.user.id):
+            text = DMS_STOPPED
+            view = view or RoutedView()
+            view.add_item(_retry_dms_button(table))
+        await reply(interaction, text, embeds=embeds, view=view, ephemeral=True, files=files)
+
+    def _dm_hint(self, table: LiveTable, user_id: int) -> bool:
+        """Say once per pause that the player's DMs stopped (bot.delivery.dm_pause_hint)."""
+        if not dm_pause_hint(table, user_id):
+            return False
+        self.service.meta_changed(table)
+        return True
+
+    async def _op_dms(self, interaction, table_id, _arg):
+        """**Try DMs again**: one new try at the player's hand DM in this game."""
+        table = self.service.get(table_id)
+        self._seat(table, interaction)  # players only
+        if not self.service.publisher.retry_dms(interaction.user.id, [table]):
+            await reply(interaction, "📬 Your DMs for this game are on: nothing to try again.",
+                        ephemeral=True)
+            return
+        await reply(interaction, "📬 I'll try to DM you your hand once more. If it still "
+                    "can't get through, I'll stop again; **My hand** always shows your cards.",
+                    ephemeral=True)
 
     def _seat(self, table: LiveTable, interaction: discord.Interaction) -> int:
         return self.service.seat_for(table, interaction.user.id)
+
+
+#: What a closed-DM player's next ephemeral answer says (once per pause), above the button.
+DMS_STOPPED = ("📪 Discord refused my direct message to you (your DMs may be closed for this "
+               "server), so I stopped DMing you for this game. Your cards are always here "
+               "in **My hand**; **Try DMs again** once you've opened them.")
+
+
+def _retry_dms_button(table: LiveTable, *, row: int | None = None) -> TableButton:
+    return TableButton(table.id, "dms", label="Try DMs again", emoji="📬", row=row)
 
 
 def _game_title(interaction: discord.Interaction) -> str:

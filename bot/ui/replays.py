@@ -19,6 +19,7 @@ member a game from a channel hidden from them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from collections import OrderedDict
@@ -240,12 +241,24 @@ class ReplayInteractions:
         what = "what the channel saw" if seat is None else "what the channel saw and your own view"
         note = "" if whole else " (the views of the deal and the end only: with every step's, " \
             "the file would be over Discord's upload limit)"
+        too_big = (f"⚠️ Game #{match_id} is too long to export: even without the views of "
+                   f"every step the file would be over Discord's upload limit "
+                   f"({limit / (1024 * 1024):.0f} MiB). **Next** and **Last** still show "
+                   "every step here.")
+        if len(data) > limit:  # Discord would refuse it (413): say so instead
+            await interaction.followup.send(too_big, ephemeral=True)
+            return
         try:
             await interaction.followup.send(
                 f"📄 Game #{match_id} of {game.engine.title}: every move, with {what}{note}.",
                 file=discord.File(io.BytesIO(data), filename=name), ephemeral=True)
-        except discord.HTTPException:
+        except discord.HTTPException as exc:
             log.warning("could not send the export of game #%s", match_id, exc_info=True)
+            with contextlib.suppress(discord.HTTPException):  # never leave "thinking…"
+                await interaction.followup.send(
+                    too_big if exc.status == 413 else
+                    f"⚠️ Discord refused the export of game #{match_id}; try again later.",
+                    ephemeral=True)
 
     # ------------------------------------------------------------------ history
     async def history(self, interaction: discord.Interaction, *, game: str | None,

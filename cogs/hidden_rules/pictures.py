@@ -28,7 +28,7 @@ def _trick_section(view: dict[str, Any], names: list[str], w: int, h: int) -> Se
         running += card.get("value", 0)
         items.append(french_item(card["card"], w, h, caption=seat_name(names, card["seat"]),
                                  badge=f"={running}"))
-    return Section(f"Trick - total {total} of 21", items, empty="no card played yet",
+    return Section(f"Trick · total {total} of 21", items, empty="no card played yet",
                    note="Badges: the running total after each card.")
 
 
@@ -40,7 +40,7 @@ def board_picture(view: dict[str, Any], names: list[str]) -> Picture:
     score_text = ", ".join(f"{seat_name(names, i)} {s}" for i, s in enumerate(scores))
     who = seat_name(names, to_play) if to_play is not None else "nobody"
     sections = [_trick_section(view, names, CW, CH),
-                Section(f"Players - {who} to play", players,
+                Section(f"Players · {who} to play", players,
                         note=f"Scores (first to {view.get('target')}): {score_text}")]
     cards, total = _trick(view)
     alt = (f"Hidden Rules board. Trick total {total}: "

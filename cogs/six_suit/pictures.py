@@ -96,7 +96,7 @@ def _panel(canvas: Canvas, x: int, y: int, view: dict[str, Any], names: list[str
     else:
         canvas.text((x + PANEL_W / 2, cy + PILE_H / 2 - 16), "GHOST", 34, theme.MUTED,
                     anchor="mm")
-        canvas.text((x + PANEL_W / 2, cy + PILE_H / 2 + 20), "eliminated - plays on, no piles",
+        canvas.text((x + PANEL_W / 2, cy + PILE_H / 2 + 20), "eliminated · plays on, no piles",
                     19, theme.MUTED, anchor="mm")
     fy = cy + PILE_H + 4
     foot = f"hand {seat['hand_count']}"
@@ -219,7 +219,7 @@ def hand_picture(view: dict[str, Any], names: list[str], seat: int, *,
     if not with_table:
         pass
     elif me["alive"]:
-        canvas.text((PAD, y), "Your piles 1 - 6", 22, theme.MUTED)
+        canvas.text((PAD, y), "Your piles, 1 to 6", 22, theme.MUTED)
         depths = me.get("depth")
         for k, label in enumerate(me["piles"]):
             pile(canvas, label, depths[k] if depths else None, PAD + k * (CW + GAP), y + 32)

@@ -46,7 +46,7 @@ def _player(view: dict[str, Any], names: list[str], p: dict[str, Any]) -> Sectio
 
 
 def board_picture(view: dict[str, Any], names: list[str]) -> Picture:
-    sections = [Section(f"Round {view['round']} - open cards", [
+    sections = [Section(f"Round {view['round']} · open cards", [
         french_item(c, CW, CH) for c in view.get("open") or []],
         note=f"Deck {view.get('deck', 0)} · dump {view.get('dump', 0)}", empty="none open")]
     sections += [_player(view, names, p) for p in view["players"]]
@@ -65,7 +65,7 @@ def hand_picture(view: dict[str, Any], names: list[str], seat: int, *,
     role = you.get("role")
     role_note = you.get("role_name", "")
     if you.get("wire_role"):
-        role_note += f" - on the wire: {you['wire_role']}"
+        role_note += f" · on the wire: {you['wire_role']}"
     sections = []
     if role:
         sections.append(Section("Your role (secret)", [french_item(role, HW, HH)],

@@ -22,7 +22,7 @@ def _words(label: str) -> str:
 
 
 def board_picture(view: dict[str, Any], names: list[str]) -> Picture:
-    sections = [Section(f"Match {view['match']} - face-up total {view['total']} of "
+    sections = [Section(f"Match {view['match']} · face-up total {view['total']} of "
                         f"{view['threshold']}",
                         note=f"Dealer {seat_name(names, view['dealer'])} · first to "
                              f"{view['points_target']} points wins", empty="")]

@@ -16,7 +16,7 @@ def _row(view: dict[str, Any], w: int, h: int) -> Section:
     clears = view.get("row_clears_with") or []
     note = (f"A card worth {' or '.join(map(str, clears))} takes the whole row."
             if clears else "")
-    return Section(f"Row - total {view['row_total']}",
+    return Section(f"Row · total {view['row_total']}",
                    [french_item(c["card"], w, h, caption=_value(c)) for c in view["row"]],
                    note=note, empty="empty row")
 
@@ -37,7 +37,7 @@ def board_picture(view: dict[str, Any], names: list[str]) -> Picture:
                        for i, p in enumerate(view["points"]))
     turn = f"{seat_name(names, current)} to play" if current is not None else "game over"
     sections = [_row(view, CW, CH),
-                Section(f"Players - {turn}", players + piles,
+                Section(f"Players · {turn}", players + piles,
                         note=f"Captured points: {points}")]
     row = ", ".join(card_words(c["card"]) for c in view["row"]) or "empty"
     alt = (f"Taboo board. Row (total {view['row_total']}): {row}. {turn}. Cards in hand: "
@@ -52,7 +52,7 @@ def hand_picture(view: dict[str, Any], names: list[str], seat: int, *,
     drawn = view.get("drawn")
     items = [french_item(c["card"], HW, HH, caption=_value(c),
                          badge="NEW" if c["card"] == drawn else "") for c in hand]
-    sections = [Section(f"Your hand - total {view.get('hand_total', 0)}", items,
+    sections = [Section(f"Your hand · total {view.get('hand_total', 0)}", items,
                         empty="your hand is empty")]
     alt = "Your Taboo hand: " + (", ".join(card_words(c["card"]) for c in hand) or "empty")
     if with_table:

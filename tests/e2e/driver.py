@@ -14,6 +14,8 @@ from fakediscord import FakeDiscord, Message, MessageVersion, User
 from fakediscord.text import iter_custom_ids
 
 CONFIRM = "✅"
+#: play_to_end waits for the table's delivered state every this many moves (and at the end).
+SYNC_EVERY = 50
 
 
 def dm_updates(fake: FakeDiscord, user: User) -> list[MessageVersion]:
@@ -204,7 +206,8 @@ class TableDriver:
                             if not table.is_ai(s))
             if humans:
                 return humans[0]
-            await self.fake.settle()
+            # the AI's move, not its delivery: under Discord's rate limits the board may
+            # follow a second or more later, and a player acts on the game as it is
             await self._wait_for_ai()
         raise AssertionError("no human was ever asked to move")
 
@@ -243,7 +246,8 @@ class TableDriver:
                 pick = options[choose([o["label"] for o in options])]
                 result = await self.fake.select(user, message, sel["custom_id"], [pick["value"]])
             else:
-                buttons = [c for c in comps if c.get("label") not in ("Back",)]
+                # the moves: not Back, nor Try DMs again (shown once to a closed-DM player)
+                buttons = [c for c in comps if c.get("label") not in ("Back", "Try DMs again")]
                 pick = buttons[choose([b["label"] for b in buttons])]
                 result = await self.fake.click(user, message, pick["custom_id"])
         raise AssertionError("the panel never reached a move")
@@ -271,16 +275,23 @@ class TableDriver:
             pages.append(result.message.text)
 
     async def play_to_end(self, *, max_moves: int = 2000, check_leaks_every: int = 1,
-                          choose=None, pause_after: int | None = None) -> int:
+                          choose=None, pause_after: int | None = None,
+                          sync_every: int = SYNC_EVERY) -> int:
         """Every waiting human moves through the panel until the game is over (or, with
-        `pause_after`, until they made that many moves: the game may go on)."""
+        `pause_after`, until they made that many moves: the game may go on, and what it
+        shows is delivered when this returns).
+
+        Players act as soon as the bot lets them, as people do, not after every delivery:
+        under Discord's rate limits (5 edits per 5 s of a channel's board) a board follows
+        the moves about once a second, showing the table as it is by then. Every
+        `sync_every` moves the driver waits until the latest move is delivered; the leak
+        check runs after every move on everything delivered so far."""
         moves = stale = 0
         while self.table is not None and moves < max_moves:
             table = self.table
             engine = table.engine
             humans = [s for s in sorted(engine.waiting_for(table.state)) if not table.is_ai(s)]
             if not humans:
-                await self.fake.settle()
                 await self._wait_for_ai()
                 continue
             await self._wait_for_ai_idle()
@@ -296,11 +307,12 @@ class TableDriver:
                                         or timed_out):
                 stale += 1
                 assert stale < 100, text
-                await self.fake.settle()
+                await self._wait_for_ai_idle()
                 continue  # an AI seat acted while this player was choosing: choose again
             assert CONFIRM in text, text
             moves += 1
-            await self.synced()
+            if moves % sync_every == 0 or moves == pause_after:
+                await self.synced()
             if moves % check_leaks_every == 0:
                 self.assert_no_leaks()
             if moves == pause_after:
@@ -389,3 +401,33 @@ class TableDriver:
             seen = "\n".join(t for t in self.fake.visible_texts(user) if t not in before)
             leaked = sorted(label for label in hidden if label in seen)
             assert not leaked, f"{user.name} (seat {seat}) saw hidden {leaked}"
+        self.assert_no_picture_leaks(extra_users)
+
+    def assert_no_picture_leaks(self, extra_users: list[User] | None = None) -> None:
+        """The image leak scan end to end: every picture of this table a user can see was
+        drawn from a view they may see: in the server's channels only the public view's,
+        in their DMs and ephemeral answers the public view's or their own seat's. (That a
+        picture shows nothing but its view is checked by tests/pictures: re-dealing what
+        the viewer cannot see leaves it byte for byte the same.)"""
+        table = self.table
+        drawn = getattr(self.bots, "drawn", None)
+        if table is None or not drawn:
+            return
+        names = tuple(table.plain_names)
+        fake = self.fake
+        public = [m for guild in fake.guilds.values()
+                  for channel in [*guild.channels, *guild.threads]
+                  for m in fake.channel_messages(channel, include_deleted=True)]
+        for user in [*self.players, *(extra_users or [self.world.outsider])]:
+            seat = table.seat_of(user.id)
+            if seat is None:
+                seat = table.left_seat_of(user.id)
+            private = [*notifying_dms(fake, user), *fake.ephemerals(user)]
+            for messages, allowed in ((public, {None}), (private, {None, seat})):
+                for message in messages:
+                    for attachment in message.attachments:
+                        data = bytes(fake.uploads.get(str(attachment["id"]), b""))
+                        sources = {s for n, s in drawn.get(data, ()) if n == names}
+                        assert not sources or sources & allowed, (
+                            f"{user.name} (seat {seat}) was shown a picture drawn for seats "
+                            f"{sorted(sources, key=str)}")

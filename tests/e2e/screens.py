@@ -1,18 +1,18 @@
 """Checks the largest-table games (tests/e2e/test_*_full.py) share: every screen opened by
 real clicks and commands, each answered once, every text within Discord's limits and cut
-where a reader expects it, closed DMs costing one refused request per interaction, and
+where a reader expects it, closed DMs costing one refused request per game, and
 nothing hidden shown to the wrong person."""
 
 from __future__ import annotations
 
 import asyncio
-import itertools
 import re
 
 from fakediscord import User
 from tests.e2e.driver import TableDriver
 
 NOTICE = "can't send you direct messages"
+STOPPED = "so I stopped DMing you for this game"
 # the largest-table games' turn timer: humans click within it; the last one lets it run out
 TURN_SECONDS = 2
 # markdown Discord would show raw in a label, a choice or a command description
@@ -70,7 +70,8 @@ async def open_hands(fake, d: TableDriver, users: list[User]) -> None:
             return
         result = await d.click(user, d.board(), "My hand")
         got = answers(result)
-        assert len(got) == 1 and result.ephemeral and "⚠️" not in got[0], got
+        # an error answer starts with ⚠️ (a hand may show a game's own ⚠️ warning line)
+        assert len(got) == 1 and result.ephemeral and not got[0].startswith("⚠️"), got
         assert "only you can see this" in got[0].lower(), got[0][:200]
 
 
@@ -136,24 +137,21 @@ def closed_dm_notices(fake, d: TableDriver, user: User) -> list[str]:
             if NOTICE in m.text and f"<@{user.id}>" in m.text]
 
 
-def assert_one_refusal_per_interaction(fake, user: User) -> None:
-    """Between two interactions of the user (and before the first), at most one refused
-    DM: after a 403 the bot waits for the player to click or type again."""
-    times = sorted(p.dispatched_at for p in fake.interactions.values() if p.user.id == user.id)
-    refusals = [c.time for c in refused_dms(fake, user)]
-    for start, end in itertools.pairwise([float("-inf"), *times, float("inf")]):
-        inside = [t for t in refusals if start <= t < end]
-        assert len(inside) <= 1, f"{len(inside)} refused DMs between two interactions"
+def dms_stopped_hints(fake, user: User) -> list[str]:
+    """The ephemeral answers that told `user` their DMs stopped (with Try DMs again)."""
+    return [m.text for m in fake.ephemerals(user) if STOPPED in m.text
+            and any(b.get("label") == "Try DMs again" for b in m.buttons())]
 
 
 def assert_closed_dms_handled(fake, d: TableDriver, user: User) -> None:
-    """One notice in the channel naming the player and no secret, at least one refused DM
-    (their DMs are closed), never two without an interaction of theirs between."""
+    """One notice in the channel naming the player and no secret; exactly one refused DM in
+    the whole game although they clicked all along (a click does not re-enable DMs); their
+    ephemeral answers said once that DMs stopped, with the Try DMs again button."""
     notices = closed_dm_notices(fake, d, user)
     assert len(notices) == 1, notices
-    assert refused_dms(fake, user)
+    assert len(refused_dms(fake, user)) == 1, len(refused_dms(fake, user))
     assert not fake.dms(user)
-    assert_one_refusal_per_interaction(fake, user)
+    assert len(dms_stopped_hints(fake, user)) == 1, dms_stopped_hints(fake, user)
 
 
 async def leave(fake, d: TableDriver, user: User) -> None:
@@ -172,8 +170,9 @@ async def leave(fake, d: TableDriver, user: User) -> None:
     if table.finished:  # the game ended between the two clicks: nothing to leave
         assert "⚠️" in done.text, done.text
         return
+    # not waiting for the board to show it: under Discord's rate limits that can take
+    # seconds, and the 2 s turn timer keeps running for the player who stays
     assert "You left" in done.text, done.text
-    await d.synced()
 
 
 async def play_then_hand_over(fake, d: TableDriver, *, human_moves: int, last: User) -> int:
@@ -187,9 +186,16 @@ async def play_then_hand_over(fake, d: TableDriver, *, human_moves: int, last: U
         await d.result_posted()
         return moves
     await open_hands(fake, d, d.players)
+    def human(user: User) -> bool:
+        seat = d.table.seat_of(user.id) if d.table is not None else None
+        return seat is not None and not d.table.is_ai(seat)
+
     for user in d.players:
-        if d.table is not None and user is not last and d.table.seat_of(user.id) is not None \
-                and not d.table.is_ai(d.table.seat_of(user.id)):
+        # the last human to leave would end the game (cancelled: nobody else playing), and
+        # the turn timer may give `last`'s seat to an AI any moment: the last one besides
+        # `last` stays and goes idle too (the timer gives the seat to an AI)
+        if user is not last and human(user) and any(
+                human(other) for other in d.players if other not in (user, last)):
             await leave(fake, d, user)
     for _ in range(600):
         if d.table is None:

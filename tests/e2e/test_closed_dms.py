@@ -1,9 +1,9 @@
-"""Closed DMs cost one refused request, not a storm (issue 14 item 4).
+"""Closed DMs cost one refused request per game, not a storm (issue 14 item 4).
 
 Discord counts every 401/403/429 answer and bans a bot past 10,000 in 10 minutes. After a DM
-is refused with 403 (code 50007) the bot stops DMing that player until they interact again
-(any click or command); the channel is told once, without any secret, and **My hand** keeps
-working."""
+is refused with 403 (code 50007) the bot sends that player no more DMs in that game, however
+often they click; the channel is told once, without any secret, **My hand** keeps working
+and says once that DMs stopped, and **Try DMs again** (or `/notify dm`) makes one new try."""
 
 from __future__ import annotations
 
@@ -48,11 +48,12 @@ async def private_changes(d: TableDriver, seat: int, count: int) -> None:
     raise AssertionError("the private view did not change often enough")
 
 
-async def test_a_closed_dm_player_costs_one_refusal_until_they_interact(fake, world, bots):
-    """The closed-DM player never clicks for a while: their turns time out, their hand changes
-    again and again, and exactly one DM was tried. A click (My hand) allows one more try (DMs
-    still closed: one more refusal, no second notice); once they open their DMs and click,
-    the next change is DM'd."""
+async def test_a_closed_dm_player_costs_one_refusal_in_a_game(fake, world, bots):
+    """The closed-DM player's hand changes again and again while they click My hand: one
+    refused DM in all. Their first answer says DMs stopped, with **Try DMs again** (later
+    ones do not repeat it); the button makes exactly one new try (still closed: one more
+    refusal, no second channel notice, the hint is back); once their DMs are open, the
+    button brings their hand by DM."""
     await bots.start(turn_seconds=1)
     closed = fake.add_user("closed", dm_open=False)
     fake.add_member(world.guild, closed)
@@ -62,15 +63,27 @@ async def test_a_closed_dm_player_costs_one_refusal_until_they_interact(fake, wo
     await private_changes(d, seat, 2)
     assert len(refused_dms(fake, closed)) == 1
     assert len(notices(fake, world)) == 1
-    hand = await d.click(closed, d.board(), "My hand")  # My hand keeps working
-    assert hand.ephemeral and "Your Suspense hand" in hand.text
+    first = await d.click(closed, d.board(), "My hand")  # My hand keeps working
+    assert first.ephemeral and "Your Suspense hand" in first.text
+    assert screens.STOPPED in first.text, first.text
+    again = await d.click(closed, d.board(), "My hand")
+    assert screens.STOPPED not in again.text  # said once
+    await private_changes(d, seat, 2)
+    assert len(refused_dms(fake, closed)) == 1  # clicking re-enabled nothing
+    retry = await fake.click(closed, first.message, next(
+        b["custom_id"] for b in first.message.buttons() if b.get("label") == "Try DMs again"))
+    assert retry.ephemeral and "once more" in retry.text, retry.text
+    await d.synced()
+    assert len(refused_dms(fake, closed)) == 2  # exactly one new try, refused
     await private_changes(d, seat, 1)
-    assert len(refused_dms(fake, closed)) == 2  # one try after the click, then paused again
+    assert len(refused_dms(fake, closed)) == 2
     assert len(notices(fake, world)) == 1  # the channel is told once
+    hint = await d.click(closed, d.board(), "My hand")
+    assert screens.STOPPED in hint.text  # stopped again: said again
     closed.dm_open = True
     before = len(dm_updates(fake, closed))
-    await d.click(closed, d.board(), "My hand")
-    await private_changes(d, seat, 1)
+    await fake.click(closed, hint.message, next(
+        b["custom_id"] for b in hint.message.buttons() if b.get("label") == "Try DMs again"))
     await d.synced()
     assert len(dm_updates(fake, closed)) == before + 1
     assert "Your Suspense hand" in fake.dms(closed)[-1].text
@@ -82,9 +95,25 @@ async def test_a_closed_dm_player_costs_one_refusal_until_they_interact(fake, wo
         assert not any(label in text for label in labels)
 
 
+async def test_notify_dm_tries_a_stopped_dm_once_more(fake, world, bots):
+    """`/notify dm` is the other way back: one new try at each game where DMs stopped."""
+    await bots.start()
+    closed = fake.add_user("closed", dm_open=False)
+    fake.add_member(world.guild, closed)
+    d = TableDriver(fake, world, bots, "suspense")
+    await d.open(world.bob, [closed], ai=1)
+    assert len(refused_dms(fake, closed)) == 1
+    closed.dm_open = True
+    answer = await fake.slash(closed, "notify", {"mode": "dm"}, channel=world.channel)
+    assert "try once more" in answer.text, answer.text
+    await d.synced()
+    assert "Your Suspense hand" in fake.dms(closed)[-1].text
+    assert len(refused_dms(fake, closed)) == 1
+
+
 async def test_paused_dms_stay_paused_across_a_restart(fake, world, bots):
     """The pause is kept with the table: a restarted bot does not try the closed DMs again
-    (one more refusal per restart would add up), until the player interacts."""
+    (one more refusal per restart would add up)."""
     await bots.start(turn_seconds=1)
     closed = fake.add_user("closed", dm_open=False)
     fake.add_member(world.guild, closed)

@@ -28,7 +28,7 @@ GAMES = {
                    ("Your move", "unexposed", "**exposed**")),
     "suspense": ("suspense", "points_target=3", ("Your first turn",)),
 }
-MOVES = 45
+MOVES = 25  # a synced state after each: about a second each under Discord's limits
 
 
 def shown(embed: dict) -> str:

@@ -71,6 +71,7 @@ async def test_the_record_goes_on_across_a_restart_and_keeps_who_left(fake, worl
     await d.play_to_end()
     [match] = await d.bot.storage.recent_matches(world.guild.id, limit=1)
     record = GameRecord.from_json(await d.bot.storage.match_record(match["id"]))
+    assert record.format == 2, "the table kept the record format it began with"
     bob = next(i for i, s in enumerate(record.seats) if s.get("user_id") == world.bob.id)
     assert record.seats[bob].get("left") and record.seats[bob].get("ai")
     notes = [e["note"] for e in record.entries if "note" in e]

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from bot.replay.record import GameRecord, ReplayMismatch, replay
+from bot.ui import replays as replays_ui
 from tests.e2e.driver import TableDriver
 from tests.e2e.replay_checks import (
     STEP,
@@ -52,7 +53,7 @@ async def _export(fake, user, message) -> tuple[object, bytes]:
 
 @pytest.mark.parametrize("game", ["suit_taboo", "hidden_rules"])
 async def test_a_replay_steps_through_the_game_as_the_channel_saw_it(fake, world, bots, bot,
-                                                                    game):
+                                                                    game, monkeypatch):
     d, table, match_id, again = await _finished(fake, world, bots, game)
     last = again.last
     # the result message offers the replay to anyone in the channel
@@ -108,6 +109,13 @@ async def test_a_replay_steps_through_the_game_as_the_channel_saw_it(fake, world
     assert assert_shown_replays_hide_secrets(fake, world.outsider, again, None) >= 9
     assert assert_shown_replays_hide_secrets(fake, world.alice, again, alice) >= 6
     assert_every_step_hides_secrets(d.bot.tables.uis[game], again, match_id)
+    # a file over Discord's upload limit (10 MiB) is not sent, and the player is told why
+    monkeypatch.setattr(replays_ui, "export_json",
+                        lambda *args, **kwargs: (b" " * (10 * 1024 * 1024 + 1), False))
+    mark = fake.mark()
+    refused = await fake.click(world.outsider, screen, _button(screen, "Export")["custom_id"])
+    assert "too long to export" in refused.text and not refused.message.attachments
+    assert not [c for c in fake.calls[mark:] if c.status and c.status >= 400]
 
 
 async def test_history_lists_filters_and_pages_the_servers_games(fake, world, bots, bot):

@@ -132,8 +132,10 @@ async def test_twelve_players_board_stays_within_discord_limits(fake, world, bot
     names = d.table.names
     assert len(names) == 12
     await d.play_to_end()
+    # AI seats move faster than Discord lets a board be edited (5 per 5 s): the board
+    # shows the game as it is about once a second, so fewer versions than moves
     versions = [v for v in d.board_versions() if v.embeds]
-    assert len(versions) > 12
+    assert len(versions) > 6
     for version in versions:
         assert_within_limits(version.embeds)
         if "To act" in version.text:  # in play: every seat is on the board

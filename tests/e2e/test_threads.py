@@ -158,6 +158,7 @@ async def test_a_deleted_thread_pauses_and_board_in_the_channel_carries_on(fake,
     assert await eventually(lambda: not table.paused and table.row.channel_id ==
                             world.channel.id and table.meta.get("delivered_version")
                             == table.version)
+    await fake.settle()  # (delivered_version was already current: the repost may be drawing)
     assert board_count(fake, world.channel, d.table_id) >= 1
     assert (await d.bot.storage.get_table(table.id)).channel_id == world.channel.id
 
@@ -279,3 +280,50 @@ async def test_a_lobby_in_a_voice_channels_chat_is_played_there(fake, world, bot
     assert d.thread is None and not fake.threads_of(voice)
     assert "threads can't be made in this kind of channel" in fake.messages[lobby.id].text
     assert board_count(fake, voice, d.table_id) == 1
+
+
+@pytest.mark.parametrize("manage", [False, True], ids=["member", "moderator"])
+async def test_a_thread_someone_made_on_the_lobby_is_played_in_and_closed_only_if_allowed(
+        fake, world, bots, manage):
+    """Someone opens a thread on the lobby's message before Start: Discord refuses a second
+    one (160004) and the game is played in theirs. Archiving a thread the bot did not make
+    takes Manage Threads (topics/threads.mdx, Editing & Deleting Threads): without it the
+    bot leaves the thread as it is, rather than be refused (a 403 counts toward Discord's
+    invalid-request limit)."""
+    if manage:
+        next(r for r in world.guild.roles if r.managed).permissions |= MANAGE_THREADS
+    await threaded(bots)
+    d = TableDriver(fake, world, bots, "suspense")
+
+    async def their_thread(lobby):
+        fake.messages[lobby.id].thread = fake.make_thread(world.channel, "talk", world.carol,
+                                                          thread_id=lobby.id)
+
+    lobby = await d.open(world.alice, [], ai=1, options="points_target=2",
+                         before_start=their_thread)
+    thread = d.thread
+    assert thread is not None and thread.id == lobby.id and thread.owner_id == world.carol.id
+    await d.play_to_end()
+    await d.result_posted()
+    # no refusal that counts toward Discord's invalid-request limit (rate-limits.mdx)
+    assert not [c for c in fake.calls if c.status in (401, 403, 429)]
+    if manage:
+        assert await eventually(lambda: thread.archived and thread.locked)
+    else:
+        assert not thread.archived
+
+
+async def test_in_an_announcement_channel_a_thread_without_the_lobby_is_an_announcement_thread(
+        fake, world, bots):
+    """The lobby's message gone when the thread is made: a thread without a message, of the
+    kind the channel has (channel.mdx: announcement channels have announcement threads, 10;
+    a public thread, 11, is refused there)."""
+    from fakediscord.models import CHANNEL_ANNOUNCEMENT_THREAD, CHANNEL_GUILD_ANNOUNCEMENT
+
+    await threaded(bots)
+    news = fake.add_channel(world.guild, "news", type=CHANNEL_GUILD_ANNOUNCEMENT)
+    fake.fail_next("POST", r"/messages/\d+/threads$", 404, code=10008, message="Unknown Message")
+    d = TableDriver(fake, dataclasses.replace(world, channel=news), bots, "suspense")
+    await d.open(world.alice, [world.bob])
+    assert d.thread is not None and d.thread.type == CHANNEL_ANNOUNCEMENT_THREAD
+    assert d.thread.parent is news

@@ -103,6 +103,7 @@ async def test_an_interaction_token_edits_only_messages_sent_with_it(fake, world
     assert board.content == "y"
 
 
+@pytest.mark.rate_limited("the test's own raw requests go past a global limit of 2/s")
 async def test_interaction_webhooks_do_not_count_toward_the_global_limit(fake, world, bots,
                                                                           bot):
     """rate-limits.mdx: interaction endpoints are not bound to the global limit; channel

@@ -83,6 +83,9 @@ async def test_an_answer_lost_after_the_work_was_done(fake: FakeDiscord) -> None
 
 
 async def test_get_channel_messages_as_discord_answers_it(fake: FakeDiscord) -> None:
+    # raw requests, a dozen at one route in a second: this checks the route's answers, and
+    # the rate limits have their own tests (tests/fakediscord/test_fake_discord.py)
+    fake.disable_rate_limits()
     guild = fake.add_guild("g")
     channel = fake.add_channel(guild, "c")
     alice = fake.add_user("alice")
@@ -136,3 +139,18 @@ async def test_a_followup_is_shown_as_a_reply_and_a_channel_post_is_not(
     [plain] = [m for m in fake.channel_messages(channel) if m.content == "plain"]
     assert plain.type == 0 and not plain.shows_header
     assert "message_reference" not in plain.payload()
+
+
+async def test_get_channel_message_takes_read_message_history(fake: FakeDiscord) -> None:
+    """message.mdx, Get Channel Message: View Channel and Read Message History; without the
+    latter 403 Missing Access (50001). In a DM no permissions apply."""
+    fake.disable_rate_limits()  # raw requests, faster than a bucket allows
+    channel = fake.add_channel(fake.add_guild("g"), "c")
+    url = f"{fake.rest_base}/channels/{channel.id}/messages"
+    async with aiohttp.ClientSession() as session:
+        status, sent = await post(session, url, {"content": "a"})
+        status, got = await get(session, f"{url}/{sent['id']}")
+        assert status == 200 and got["id"] == sent["id"]
+        channel.bot_denied |= READ_MESSAGE_HISTORY
+        status, refused = await get(session, f"{url}/{sent['id']}")
+        assert status == 403 and refused["code"] == 50001

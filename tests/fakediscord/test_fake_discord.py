@@ -392,6 +392,36 @@ async def test_enforced_rate_limit_answers_429_with_headers(fake: FakeDiscord) -
     assert fake.rate_limit_stats.per_route == {"POST /channels/{id}/messages": 1}
 
 
+async def test_discords_rate_limits_are_on_by_default(fake: FakeDiscord) -> None:
+    """Without any call to enforce them: 5 messages per 5 s per channel (the 6th in one
+    channel gets 429 with Discord's body and headers, another channel is not affected),
+    Create DM by recipient, and the interaction endpoints' exemptions."""
+    guild = fake.add_guild("g")
+    one, two = fake.add_channel(guild, "one"), fake.add_channel(guild, "two")
+    base = fake.rest_base
+    async with aiohttp.ClientSession() as session:
+        statuses = []
+        for _ in range(6):
+            async with session.post(f"{base}/channels/{one.id}/messages",
+                                    json={"content": "x"}) as resp:
+                statuses.append(resp.status)
+                headers, body = resp.headers, await resp.json()
+        assert statuses == [200] * 5 + [429]
+        assert set(body) >= {"message", "retry_after", "global"} and body["global"] is False
+        assert 0 < body["retry_after"] <= 5 and headers["X-RateLimit-Scope"] == "user"
+        assert headers["X-RateLimit-Limit"] == "5" and headers["X-RateLimit-Bucket"]
+        async with session.post(f"{base}/channels/{two.id}/messages",
+                                json={"content": "x"}) as resp:
+            assert resp.status == 200 and resp.headers["X-RateLimit-Remaining"] == "4"
+        users = [fake.add_user(f"u{i}") for i in range(6)]
+        for user in users:  # six players' DMs opened at once: one bucket each
+            async with session.post(f"{base}/users/@me/channels",
+                                    json={"recipient_id": str(user.id)}) as resp:
+                assert resp.status == 200
+    assert fake.rate_limit_stats.per_route == {"POST /channels/{id}/messages": 1}
+    assert fake.limiter.enforcing and fake.limiter.global_per_second == 50
+
+
 async def test_discordpy_respects_enforced_bucket(world: World) -> None:
     fake = world.fake
     fake.enforce_rate_limits(per_route=2, per_seconds=0.2)

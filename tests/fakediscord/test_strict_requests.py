@@ -68,7 +68,9 @@ class Setup:
 
 @pytest.fixture
 async def setup() -> AsyncIterator[Setup]:
-    fake = await FakeDiscord().start()
+    # these tests check request bodies with raw requests, several a second at one route:
+    # the rate limits have their own tests (test_fake_discord.py)
+    fake = await FakeDiscord(rate_limits=False).start()
     guild = fake.add_guild("g")
     channel = fake.add_channel(guild, "c")
     user = fake.add_user("u")
@@ -629,3 +631,24 @@ async def test_token_works_for_fifteen_minutes_only(setup: Setup) -> None:
     for method, path in (("POST", hook), ("PATCH", hook + "/messages/@original")):
         status, body = await setup.send(method, path, {"content": "too late"})
         assert (status, body["code"]) == (401, 50027)
+
+
+@pytest.mark.parametrize("mentions, ok", [
+    ({"parse": [], "users": ["1"]}, True),
+    ({"parse": ["users"]}, True),
+    ({"parse": ["roles"], "users": ["1"]}, True),
+    ({"parse": ["users"], "users": []}, True),
+    ({"parse": ["users"], "users": ["1"]}, False),
+    ({"parse": ["roles", "everyone"], "roles": ["2"]}, False),
+], ids=["users-listed", "users-parsed", "other-type-parsed", "empty-list", "users-both",
+        "roles-both"])
+async def test_a_mention_type_is_parsed_or_listed_not_both(setup: Setup, mentions: JSON,
+                                                          ok: bool) -> None:
+    body = {"content": "<@1> hi", "allowed_mentions": mentions}
+    for answer, at in ((await setup.message(body), ()),
+                       (await setup.callback({"type": 4, "data": body}), ("data",))):
+        if ok:
+            assert_accepted(answer)
+        else:
+            assert_refused(answer, (*at, "allowed_mentions"),
+                           "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE")
