@@ -383,6 +383,7 @@ class Storage:
         self._user_settings_watchers: list[Callable[[int], None]] = []
         self._lost_watchers: list[Callable[[], None]] = []
         self._watchdog: asyncio.Task[None] | None = None
+        self._closing = False  # the watchdog's stop sign (see _watch)
         self.lost = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -438,6 +439,7 @@ class Storage:
         except (Exception, TimeoutError):
             log.warning("saves still queued at close could not all be written")
         finally:
+            self._closing = True
             if self._watchdog is not None:
                 self._watchdog.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -461,9 +463,16 @@ class Storage:
     async def _watch(self) -> None:
         """Check every few seconds that the session still holds this process's shards: a
         session dropped without the connection noticing (a network cut) would otherwise
-        only show at the next write."""
-        while not self.lost:
+        only show at the next write.
+
+        It also stops on `_closing`, not only on its cancellation: Python 3.11's wait_for
+        (in the backend's check) drops a cancellation that arrives as the check finishes,
+        and the watchdog went on checking every few seconds while close() waited for it
+        forever (a bot that never stopped; seen in a test run's teardown)."""
+        while not self.lost and not self._closing:
             await asyncio.sleep(WATCH_SECONDS)
+            if self._closing:
+                return
             async with self._write:
                 alive = await self._db.alive()
             if alive is None:

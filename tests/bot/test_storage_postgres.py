@@ -252,3 +252,25 @@ async def test_an_unusable_url_is_one_sentence():
             await Storage.open(url)
         assert "\n" not in str(refused.value)
         assert "password" not in str(refused.value)
+
+
+async def test_close_ends_the_watchdog_even_if_its_cancellation_is_lost(url, monkeypatch):
+    """Python 3.11's wait_for can drop a cancellation that arrives as its awaitable finishes
+    (the backend's shard check): close() waited for the watchdog forever."""
+    import bot.storage as storage_module
+
+    monkeypatch.setattr(storage_module, "WATCH_SECONDS", 0.05)
+    store = await Storage.open(url)
+    checking = asyncio.Event()
+
+    async def alive_dropping_cancel():
+        checking.set()
+        try:
+            await asyncio.sleep(0.2)
+        except asyncio.CancelledError:
+            pass  # as wait_for does when the check is already done
+        return True
+
+    monkeypatch.setattr(store._db, "alive", alive_dropping_cancel)
+    await asyncio.wait_for(checking.wait(), 10)
+    await asyncio.wait_for(store.close(), 10)
