@@ -334,15 +334,18 @@ def _scored_plays(engine: HiddenRulesEngine, s: HiddenRulesState, me: int, belie
 
 
 def rank(engine: HiddenRulesEngine, s: HiddenRulesState, me: int, rng: random.Random) -> list:
-    """The hard level's candidates. Plays by the look-ahead's score, best first; in a
-    pending enforcement, accepting and challenging; an enforcement the AI would make, or
-    letting the play stand. It never considers enforcing a rule it does not believe broken
+    """The hard level's candidates. Plays by the look-ahead's score, best first; an
+    enforcement the AI would make, or letting the play stand; a pending enforcement is left
+    to the normal AI. It never considers enforcing a rule it does not believe broken
     (a bluff), nor another rule choice than the normal AI's."""
-    from engines.hidden_rules.rules import _ACCEPT, _CHALLENGE, _PASS
+    from engines.hidden_rules.rules import _PASS
 
     normal = choose_action(engine, s, me, rng)
     if s.phase == "pending":
-        return [normal, _CHALLENGE if normal == _ACCEPT else _ACCEPT]
+        # not searched: a sampled world ignores what the enforcement itself says (a holder
+        # rarely enforces a kept rule), so playouts favour challenging correct enforcements;
+        # the normal AI's Bayesian reading of it is the better judge
+        return [normal]
     if s.phase == "play" and me == s.to_play and normal.kind == "play":
         return [play for _, play in _scored_plays(engine, s, me, Beliefs(s, me), rng)]
     if s.phase == "play" and normal.kind == "enforce":
