@@ -13,8 +13,10 @@ from tests.e2e.driver import TableDriver
 
 NOTICE = "can't send you direct messages"
 STOPPED = "so I stopped DMing you for this game"
-# the largest-table games' turn timer: humans click within it; the last one lets it run out
-TURN_SECONDS = 2
+# the largest-table games' turn timer: humans click within it; the last one lets it run out.
+# 2 s was too short on a loaded machine (4 test workers, load 20): the screens opened before
+# the first move took longer, the timer gave every seat to an AI and no human moved at all
+TURN_SECONDS = 8
 # markdown Discord would show raw in a label, a choice or a command description
 RAW_MARKDOWN = re.compile(r"`|\*\*|__|~~|\|\|")
 
