@@ -13,25 +13,32 @@ def _text(embed) -> str:
                       *(f"{f.name}\n{f.value}" for f in embed.fields)])
 
 
-def test_suit_taboo_tally_agrees_with_one_shield():
-    """"your 1 shield cancel 0" read wrong: one shield cancels, several cancel."""
+def _suit_taboo_tally_lines(rng_seed: int, moves: int):
+    """The "So far:" tally lines every seat's private view shows, one set per random
+    3-player game (40 games, random legal moves), so a test can stop once it saw enough."""
     engine = ENGINES["suit_taboo"]
-    rng = random.Random(2)
-    seen = set()
+    rng = random.Random(rng_seed)
     for seed in range(40):
         state = engine.new_game(3, seed)
-        for _ in range(400):
+        lines: set[str] = set()
+        for _ in range(moves):
             if engine.outcome(state) is not None:
                 break
             for seat in range(3):
                 view = engine.view(state, seat)
                 text = _text(SuitTabooUI().render_private(view, ["Ann", "Bob", "Cat"], seat))
-                for line in text.splitlines():
-                    if line.startswith("So far:") and "your " in line:
-                        seen.add(line.split("your ", 1)[1].split(" →")[0])
+                lines |= {line for line in text.splitlines() if line.startswith("So far:")}
             seat = min(engine.to_act(state))
             state = engine.apply(state, seat, rng.choice(list(engine.legal_actions(state, seat)))
                                  ).state
+        yield lines
+
+
+def test_suit_taboo_tally_agrees_with_one_shield():
+    """"your 1 shield cancel 0" read wrong: one shield cancels, several cancel."""
+    seen = set()
+    for lines in _suit_taboo_tally_lines(2, 400):
+        seen |= {line.split("your ", 1)[1].split(" →")[0] for line in lines if "your " in line}
         if any(s.startswith("1 shield") for s in seen):
             break
     ones = [s for s in seen if s.startswith("1 shield ")]
@@ -106,21 +113,7 @@ def test_hidden_rules_enforcement_line_names_the_hint_apart_from_what_was_said()
 def test_suit_taboo_tally_says_no_shields_and_exposed_in_words():
     """"your 0 shields cancel 0 → **1 uncovered**": no shields is said so, and a tally with
     penalties left says the rules' word, exposed, with how many are not cancelled."""
-    engine = ENGINES["suit_taboo"]
-    rng = random.Random(5)
-    lines = set()
-    for seed in range(40):
-        state = engine.new_game(3, seed)
-        for _ in range(300):
-            if engine.outcome(state) is not None:
-                break
-            for seat in range(3):
-                view = engine.view(state, seat)
-                text = _text(SuitTabooUI().render_private(view, ["Ann", "Bob", "Cat"], seat))
-                lines |= {line for line in text.splitlines() if line.startswith("So far:")}
-            seat = min(engine.to_act(state))
-            state = engine.apply(state, seat, rng.choice(list(engine.legal_actions(state, seat)))
-                                 ).state
+    lines = set().union(*_suit_taboo_tally_lines(5, 300))
     assert lines
     assert not any("0 shields" in line or "uncovered" in line for line in lines), lines
     assert any(", no shields → **exposed** (" in line for line in lines), lines
