@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import ROOT, percentile, print_table
+from bench.cpuquota import CpuQuota
 
 MENTION = re.compile(r"<@!?(\d+)>")
 TURN_BUTTON = re.compile(r"t:(\d+):turn:(\d+)")  # Take my turn carries table id and version
@@ -42,8 +43,10 @@ class BotProcess:
 
     def __init__(self, port: int, db: Path, guild_id: int, log_path: Path,
                  profile: str | None = None, profile_out: Path | None = None,
-                 trace: bool = False, extra_args: list[str] | None = None) -> None:
+                 trace: bool = False, extra_args: list[str] | None = None,
+                 quota: CpuQuota | None = None) -> None:
         self.port, self.db, self.guild_id = port, db, guild_id
+        self.quota = quota  # the process and its children run under this CPU quota
         self.trace = trace
         self.extra_args = list(extra_args or [])
         self.log_path, self.profile, self.profile_out = log_path, profile, profile_out
@@ -64,7 +67,8 @@ class BotProcess:
         self.spawned_at = time.monotonic()
         self.proc = await asyncio.create_subprocess_exec(
             *cmd, cwd=str(ROOT), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=self._log, limit=2**24)
+            stderr=self._log, limit=2**24,
+            preexec_fn=self.quota.preexec if self.quota else None)
         self.ready = await self.expect("ready", timeout)
         return self.ready
 

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import http_buckets, request_budget, rest_timeout, user_agent
+from bot import http_buckets, log_privacy, request_budget, rest_timeout, user_agent
 from bot.late_interactions import too_late
 from bot.settings import Settings
 from bot.storage import Storage
@@ -235,6 +235,7 @@ class ShardedCardTableBot(CardTableBot, commands.AutoShardedBot):
 
 def create_bot(settings: Settings, **kwargs) -> CardTableBot:
     """Build a fresh bot (no module-level bot object, so tests can make many)."""
+    log_privacy.install()  # discord.py's DEBUG lines carry DM texts: see bot/log_privacy
     if settings.shard_count is not None:
         kwargs.setdefault("shard_count", settings.shard_count)
         if settings.shard_ids is not None:

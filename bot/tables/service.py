@@ -719,9 +719,11 @@ class TableService:
                             await self._commit(table, seat, action, by="ai")
                         except SaveFailed:
                             raise
-                        except TableError as exc:
-                            log.error("table %s: AI seat %s chose an illegal move: %s",
-                                      table.id, seat, exc)
+                        except TableError:
+                            # not the refusal's text: it may name the move, a
+                            # card from the AI seat's hidden hand
+                            log.error("table %s: AI seat %s chose a move the rules "
+                                      "refused; it plays the default move", table.id, seat)
                             fallback = table.engine.default_action(table.state, seat)
                             await self._commit(table, seat, fallback, by="ai")
                         failures = 0

@@ -64,8 +64,11 @@ def already_answered(interaction: discord.Interaction) -> bool:
 async def reply_error(interaction: discord.Interaction, text: str) -> None:
     """A friendly ephemeral error; never raises. One answer per interaction: an error after
     the interaction was answered (e.g. a failure after a move was confirmed) is logged, not
-    sent as a second message that would contradict the first."""
+    sent as a second message that would contradict the first. The log names the
+    interaction and the kind of answer withheld, never its text: that text was meant for
+    one person and may name their cards, role or secret rule."""
     if already_answered(interaction):
-        log.warning("not answering interaction %s twice: %s", interaction.id, text)
+        log.warning("not answering interaction %s (%s) twice: an error message was withheld",
+                    interaction.id, getattr(interaction.type, "name", interaction.type))
         return
     await reply(interaction, f"⚠️ {text}", ephemeral=True)
