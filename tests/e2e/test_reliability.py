@@ -349,6 +349,40 @@ async def test_a_channel_refusing_uploads_gets_text_boards_not_a_paused_table(fa
     assert len(refused) == 1, [(c.method, c.path) for c in refused]
 
 
+def has_picture(message) -> bool:
+    return bool(message.attachments) and any(e.get("image") for e in message.embeds)
+
+
+async def test_boards_go_back_to_pictures_once_attach_files_is_granted(fake, world, bots):
+    """The text fallback is not for ever: when a moderator grants Attach Files (a channel
+    update on the gateway), the next board carries its picture again, with no REST call to
+    ask and no refusal more; the table forgets the refusal across a restart too."""
+    await bots.start(pictures=True)
+    fake.deny_bot(world.channel, ATTACH_FILES)
+    d = suspense(fake, world, bots)
+    await d.open(world.alice, [world.bob])
+    await d.play_to_end(pause_after=1)
+    assert not has_picture(d.board()) and d.table.meta.get("no_uploads")
+    calls = len(fake.calls)
+    await d.play_to_end(pause_after=1)  # still denied: text, and no second refusal
+    assert not has_picture(d.board())
+    assert not [c for c in fake.calls[calls:] if c.status == 403]
+
+    fake.allow_bot(world.channel, ATTACH_FILES)
+    guild = bots.current.get_guild(world.guild.id)
+    assert await eventually(lambda: bots.current.get_channel(world.channel.id)
+                            .permissions_for(guild.me).attach_files)
+    calls = len(fake.calls)
+    await d.play_to_end(pause_after=1)
+    assert has_picture(d.board()), d.board().text
+    assert "no_uploads" not in d.table.meta
+    assert not [c for c in fake.calls[calls:] if c.status == 403 or "permissions" in c.path]
+    await bots.restart(pictures=True)
+    assert "no_uploads" not in d.table.meta  # the change was saved
+    await d.play_to_end(pause_after=1)
+    assert has_picture(d.board())
+
+
 async def test_start_is_refused_with_the_reason_when_the_board_cannot_be_posted(fake, world,
                                                                                bots, bot):
     d = suspense(fake, world, bots)
