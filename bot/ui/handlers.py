@@ -351,6 +351,7 @@ class TableInteractions:
         if seat not in engine.to_act(table.state):
             waiting = ", ".join(table.names[s] for s in sorted(engine.waiting_for(table.state)))
             raise TableError(f"It's not your turn — waiting for {waiting or 'nobody'}.")
+        self.service.hold_ai_for(table, seat)
         try:
             level = panel.resolve(engine, table.state, seat, table.plain_names, prefix)
         except IndexError:
