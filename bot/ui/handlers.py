@@ -10,6 +10,7 @@ import discord
 
 from bot.delivery import dm_pause_hint
 from bot.hooks import Hook, handed_over
+from bot.late_interactions import is_expiry, note_expired
 from bot.tables.service import TableError, need_unpaused
 from bot.threads import CHANNEL, THREAD, thread_refusal
 from bot.ui import panel, render
@@ -456,7 +457,10 @@ class TableInteractions:
                                                         view=None)
             else:
                 await reply(interaction, confirmation, ephemeral=True)
-        except (discord.HTTPException, TimeoutError):
+        except (discord.HTTPException, TimeoutError) as exc:
+            if is_expiry(exc):  # saved and on the board; its confirmation came too late
+                note_expired(interaction)
+                return
             # The move is saved: the generic "something went wrong; nothing was changed"
             # would be untrue. Say what happened in a plain answer instead (a reply falls
             # back to a followup when the failed callback went through after all).
