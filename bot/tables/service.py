@@ -675,10 +675,13 @@ class TableService:
             return
         table.ai_task = asyncio.create_task(self._run_ai(table), name=f"ai-{table.id}")
 
-    def _next_ai_seat(self, table: LiveTable) -> tuple[int, bool] | None:
+    def _next_ai_seat(self, table: LiveTable, *,
+                      optional: bool = False) -> tuple[int, bool] | None:
+        """The AI seat to move next and whether the game waits for it: seats the game waits
+        for first, then those that may act (only those with `optional`)."""
         engine = table.engine
         waiting = engine.waiting_for(table.state)
-        for seat in sorted(waiting):
+        for seat in sorted(() if optional else waiting):
             if table.is_ai(seat):
                 return seat, True
         declined_version, declined = table.ai_declined
@@ -702,6 +705,9 @@ class TableService:
                     seat, required = pick
                     state, version = table.state, table.version
                     hold = self._ai_hold_left(table) if required else 0.0
+                    if hold > 0 and (other := self._next_ai_seat(table, optional=True)):
+                        # while it holds, AI seats that may act on the last move do
+                        seat, hold = other[0], 0.0
                 if hold > 0:
                     await asyncio.sleep(min(hold, 1.0))
                     continue
