@@ -38,6 +38,32 @@ CONFIRM = "✅"
 
 
 # --------------------------------------------------------------------------- the bot process
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return 0.0
+
+
+def child_pids(pid: int) -> list[int]:
+    """The running child processes of a process (Linux: every thread's children list)."""
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as fh:
+                found += [int(x) for x in fh.read().split()]
+        except OSError:
+            continue
+    return found
+
+
 class BotProcess:
     """``python -m bench.botproc`` as a child process; JSON lines on stdout, commands on stdin."""
 
@@ -158,12 +184,12 @@ class BotProcess:
 
     def cpu_seconds(self) -> float:
         """User + system CPU time of the bot process so far."""
-        try:
-            with open(f"/proc/{self.pid}/stat") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except OSError:
-            return 0.0
+        return process_cpu_seconds(self.pid)
+
+    def children_cpu_seconds(self) -> float:
+        """CPU time so far of the bot's running child processes (its picture worker), which
+        `cpu_seconds` does not count."""
+        return sum(process_cpu_seconds(child) for child in child_pids(self.pid))
 
     def log_problems(self) -> list[str]:
         """ERROR/CRITICAL lines and tracebacks the bot logged."""
@@ -254,6 +280,9 @@ class BotGroup:
 
     def cpu_seconds(self) -> float:
         return sum(b.cpu_seconds() for b in self.bots)
+
+    def children_cpu_seconds(self) -> float:
+        return sum(b.children_cpu_seconds() for b in self.bots)
 
     def log_problems(self) -> list[str]:
         return [line for b in self.bots for line in b.log_problems()]

@@ -37,6 +37,7 @@ messages themselves); no 429 under the fake's limits.
     python -m bench.load --tables 1000 --moves 20 --limits-seconds 60
     python -m bench.load --tables 500 --think 10   # people who take ~10 s per move
     python -m bench.load --tables 100 --profile sample   # where the bot's time goes
+    python -m bench.load --tables 100 --pictures on,off  # what pictures add per move
 """
 
 from __future__ import annotations
@@ -233,7 +234,8 @@ def bot_schedstat(bot) -> tuple[float, ...]:
 
 
 async def run_one(n: int, args, workdir: Path, synchronous: str,
-                  setup: Setup = ("sqlite", 1, "auto"), rep: int = 1) -> dict[str, Any]:
+                  setup: Setup = ("sqlite", 1, "auto"), rep: int = 1,
+                  pictures: bool = True) -> dict[str, Any]:
     from fakediscord import FakeDiscord
 
     database, processes, deliveries = setup
@@ -241,7 +243,8 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
                              rate_limits=not args.no_rate_limits).start()
     fake.keep_uploads = False  # thousands of pictures: keep names and sizes, not bytes
     guilds = guilds_on_shards(fake, processes) if processes > 1 else [fake.add_guild("Bench Club")]
-    name = f"{n}-{database}{processes}-{deliveries}-{synchronous.lower()}-{rep}"
+    name = (f"{n}-{database}{processes}-{deliveries}-{synchronous.lower()}-{rep}"
+            + ("" if pictures else "-text"))
     profile_out = workdir / f"profile-{name}.out"
     db, log = fresh_files(workdir / f"load-{name}.db", workdir / f"bot-{name}.log")
     stack = contextlib.AsyncExitStack()
@@ -249,7 +252,7 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
     if database == "postgresql":
         target = await stack.enter_async_context(fresh_postgres(args.pg_url))
     extra = [*(args.bot_args.split() if args.bot_args else []), "--synchronous", synchronous,
-             "--webhook-deliveries", deliveries]
+             "--webhook-deliveries", deliveries, *([] if pictures else ["--no-pictures"])]
     if processes > 1 and "--rest-budget" not in extra:
         # as the launcher does: Discord's global limit is the bot's, so each process gets
         # its share of REST_REQUESTS_PER_SECOND
@@ -270,7 +273,10 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
                               "processes": processes, "deliveries": deliveries,
                               "label": (f"{n}" if args.setups == "sqlite:1"
                                         else f"{n}, {setup_label(*setup)}")
+                              + ("" if "," not in args.pictures
+                                 else ", pictures" if pictures else ", text only")
                               + (f" (run {rep})" if args.repeat > 1 else ""),
+                              "pictures": pictures,
                               "rep": rep, "cpu_quota": args.cpu_quota,
                               "load": [load_average()], "pressure": [cpu_pressure()]}
     try:
@@ -333,6 +339,7 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
         if args.quiet_wait:
             wait_for_quiet(args.quiet_wait)
         cpu_bot, cpu_me = bot.cpu_seconds(), time.process_time()
+        cpu_worker = bot.children_cpu_seconds()
         quota_before = [q.usage() for q in quotas]
         sched_bot, sched_me = bot_schedstat(bot), schedstat()
         pressure_before = cpu_pressure()
@@ -390,6 +397,9 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
             "cpu_pressure": f"{pressure_before} → {cpu_pressure()}",
             "listen_overflows": listen_overflows() - overflows_before,
             "bot_cpu_ms_per_move": (bot.cpu_seconds() - cpu_bot) * 1e3 / moves
+            if moves else float("nan"),
+            # the picture worker (a child of the bot), which bot_cpu does not count
+            "worker_cpu_ms_per_move": (bot.children_cpu_seconds() - cpu_worker) * 1e3 / moves
             if moves else float("nan"),
             "driver_cpu": (time.process_time() - cpu_me) / settle_s,
             "errors": sum((s.errors for s in live), Counter()), "failures": failures,
@@ -804,6 +814,42 @@ def webhooks_report(results: list[dict[str, Any]]) -> None:
                  "posts by token / channel", "429s", "ack p99 ms"], rows, digits=2)
 
 
+def picture_modes(args) -> list[bool]:
+    """--pictures on,off -> [True, False]: each size with pictures, then text only."""
+    modes = [m.strip().lower() for m in args.pictures.split(",") if m.strip()]
+    if not modes or set(modes) - {"on", "off"}:
+        raise SystemExit("--pictures takes on, off or both (on,off)")
+    return [m == "on" for m in modes]
+
+
+def pictures_report(results: list[dict[str, Any]]) -> None:
+    """Pictures on against text only, each size's runs one after the other: what pictures
+    add per confirmed move in REST calls, upload bytes and CPU (the bot's and its picture
+    worker's)."""
+    runs = [r for r in results if r.get("play")]
+    if len({r["pictures"] for r in runs}) < 2:
+        return
+    print("\n## Pictures on against text only (play phase)\n")
+    rows = []
+    for r in runs:
+        p = r["play"]
+        kb = p["picture_kb_per_move"]
+        rows.append([r["label"], p["moves"], p["moves_per_s"], p["ack"]["p50_ms"],
+                     p["ack"]["p99_ms"], p["per_move"]["public"], p["per_move"]["private"],
+                     p["per_move"]["interaction"], kb["public"], kb["private"],
+                     kb["interaction"], kb["public"] + kb["private"] + kb["interaction"],
+                     p["bot_cpu_ms_per_move"], p["worker_cpu_ms_per_move"],
+                     f"{r['load'][0]} → {r['load'][-1]}"])
+    print_table(["tables", "moves", "moves/s", "ack p50 ms", "ack p99 ms", "public/move",
+                 "private/move", "interaction/move", "public KB/move", "private KB/move",
+                 "interaction KB/move", "KB/move", "bot CPU ms/move",
+                 "picture worker CPU ms/move", "load before → after"], rows, digits=2)
+    print("\nKB/move: bytes of attached files uploaded per confirmed move (public: board "
+          "messages in the channel; private: DMs; interaction: answers to clicks, e.g. My "
+          "hand). Calls per move count every REST request of that kind. The runs of one size "
+          "follow each other on the same machine.")
+
+
 async def run_all(args, sizes: list[int], modes: list[str], setups: list[Setup],
                   results: list[dict[str, Any]]) -> None:
     """Every repetition of every size and setup, interleaved, appended to `results`."""
@@ -814,19 +860,22 @@ async def run_all(args, sizes: list[int], modes: list[str], setups: list[Setup],
             for n in sizes:
                 for setup in setups:
                     for synchronous in (modes if setup[0] == "sqlite" else ["FULL"]):
-                        results.append(await run_one(n, args, workdir, synchronous, setup,
-                                                     rep))
+                        for pictures in picture_modes(args):
+                            results.append(await run_one(n, args, workdir, synchronous,
+                                                         setup, rep, pictures))
 
 
 async def amain(args) -> int:
     sizes = [int(x) for x in args.tables.split(",") if x.strip()]
     modes = [m.strip().upper() for m in args.synchronous.split(",") if m.strip()]
     setups = parse_setups(args.setups)
+    picture_modes(args)  # refuses a bad --pictures before anything runs
     if not modes or set(modes) - {"FULL", "NORMAL"}:
         raise SystemExit("--synchronous takes FULL, NORMAL or both (FULL,NORMAL)")
     print(f"# bench.load — {machine()}")
     print(f"# mode={args.mode}, {args.moves} moves per table (or {args.duration:g}s), "
           f"players={args.players}, bot in its own process, fake Discord + players here")
+    print(f"# pictures: {args.pictures}")
     if args.bot_args:
         print(f"# bot process arguments: {args.bot_args}")
     results: list[dict[str, Any]] = []
@@ -848,6 +897,7 @@ async def amain(args) -> int:
     report(results, args)
     capacity_report(results, args)
     durability_report(results)
+    pictures_report(results)
     webhooks_report(results)
     if any(r.get("play") for r in results):
         biggest = max((r for r in results if r.get("play")), key=lambda r: r["tables"])
@@ -906,6 +956,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-trace", action="store_true",
                         help="do not timestamp interactions inside the bot (on by default: "
                         "it splits the ack time into its legs)")
+    parser.add_argument("--pictures", default="on",
+                        help="the bot's pictures: on (as deployed), off (text only, the bot's "
+                        "--no-pictures) or on,off: each size with both, one after the other, "
+                        "with what pictures add per move side by side")
     parser.add_argument("--synchronous", default="FULL",
                         help="SQLite synchronous setting(s) of the bot, a comma list: "
                         "FULL,NORMAL runs each size with both, one after the other, and "

@@ -84,13 +84,13 @@ def six_suit(card: int, w: int, h: int) -> Image.Image:
     s = SCALE
     pad = w * 0.07 * s
     number, colour, shape = NUM[card], COL[card], SHP[card]
-    band = h * 0.3 * s  # the colour band's height
+    band = h * 0.35 * s  # the colour band's height
     top = h * s - band
     _rank_text(draw, pad, pad * 0.7, NUMBERS[number], int(h * 0.42), theme.INK)
     fill = theme.SIX_COLOURS[colour]
     # the shape: in the right part of the card, as tall as the space above the band allows;
     # a dark rim keeps yellow apart from the white face
-    size = min(w * 0.54 * s, top - pad * 1.8)
+    size = min(w * 0.5 * s, top - pad * 1.8)
     x1, y1 = w * s - pad, top - pad * 0.9
     box = (x1 - size, y1 - size, x1, y1)
     rim = s * 2
@@ -104,8 +104,18 @@ def six_suit(card: int, w: int, h: int) -> Image.Image:
                            fill=fill, corners=(False, False, True, True))
     word_ink = theme.INK if colour == 1 else (255, 255, 255)
     draw.text((w * s / 2, h * s - inset - band / 2), theme.SIX_COLOUR_WORDS[colour],
-              font=font(int(band * 0.78), bold=True), fill=word_ink, anchor="mm")
+              font=font(_word_size(int(band * 0.88), int(w * s * 0.86)), bold=True),
+              fill=word_ink, anchor="mm")
     return _done(image, w, h)
+
+
+@lru_cache(maxsize=64)
+def _word_size(size: int, room: int) -> int:
+    """The largest font size up to `size` at which every colour word fits in `room` px."""
+    while size > 6 and max(font(size, bold=True).getlength(word)
+                           for word in theme.SIX_COLOUR_WORDS) > room:
+        size -= 1
+    return size
 
 
 SUSPENSE_FACES = {"⚪": ((252, 250, 242), theme.INK), "⚫": ((34, 34, 40), (246, 246, 240)),

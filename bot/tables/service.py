@@ -72,6 +72,9 @@ class SaveFailed(TableError):
                          "in a moment.")
 
 
+# How long a human who opened their move panel to act on the last move (Hidden Rules: to
+# enforce) holds the AI seats' next move, at least: time to name the rule and type a hint.
+PANEL_HOLD_SECONDS = 30.0
 SAVE_RETRY_SECONDS = (1.0, 2.0, 5.0, 10.0, 30.0)  # an AI seat's waits after failed saves
 
 
@@ -616,7 +619,11 @@ class TableService:
                 for who in event.visible_to:
                     draft.pending_private[who].append(event)
         self._reset_deadline(draft, actor=seat)
+        opened = self._optional_humans(draft, draft.state) - self._optional_humans(table,
+                                                                                   table.state)
         await self._save(table, draft)
+        if opened:
+            table.ai_hold_until = time.monotonic() + self.settings.ai_hold_seconds
         if engine.outcome(table.state) is not None:
             await self._finish(table)
         else:
@@ -696,8 +703,12 @@ class TableService:
                     pick = self._next_ai_seat(table)
                     if pick is None or table.finished:
                         return
-                    seat, _required = pick
+                    seat, required = pick
                     state, version = table.state, table.version
+                    hold = self._ai_hold_left(table) if required else 0.0
+                if hold > 0:
+                    await asyncio.sleep(min(hold, 1.0))
+                    continue
                 rng = random.Random(f"{table.meta.get('seed')}:{version}:{seat}")
                 action = await self._ai_move(table.engine, state, seat, rng)
                 async with table.lock:
@@ -733,6 +744,37 @@ class TableService:
             raise
         except Exception:
             log.exception("table %s: AI task failed", table.id)
+
+    @staticmethod
+    def _optional_humans(table: LiveTable, state: Any) -> frozenset[int]:
+        """Human seats that may act now without being waited for (Hidden Rules: enforcing
+        against the card just played); empty when the game is over."""
+        engine = table.engine
+        if not table.playing or engine.outcome(state) is not None:
+            return frozenset()
+        return frozenset(s for s in engine.to_act(state) - engine.waiting_for(state)
+                         if not table.is_ai(s))
+
+    def _ai_hold_left(self, table: LiveTable) -> float:
+        """Seconds an AI seat still holds a move that would end the humans' chance to act on
+        the last one. Without it an AI playing next (after `AI_DELAY`, 1.5 s) closed Hidden
+        Rules' enforcement window before a person could open their panel, name the rule
+        and type a hint: a human could never enforce against a card an AI followed. The
+        hold ends early once every such human has acted (or passed)."""
+        if self.settings.ai_hold_seconds <= 0 or not self._optional_humans(table, table.state):
+            return 0.0
+        now = time.monotonic()
+        if table.ai_hold_until is None:  # after a restart: the humans get the whole hold
+            table.ai_hold_until = now + self.settings.ai_hold_seconds
+        return table.ai_hold_until - now
+
+    def hold_ai_for(self, table: LiveTable, seat: int) -> None:
+        """A human who may act on the last move opened their move panel: hold the AI seats'
+        next move long enough for them to finish (a hint is typed in a form)."""
+        if self.settings.ai_hold_seconds > 0 and seat in self._optional_humans(table,
+                                                                                table.state):
+            until = time.monotonic() + max(self.settings.ai_hold_seconds, PANEL_HOLD_SECONDS)
+            table.ai_hold_until = max(table.ai_hold_until or 0.0, until)
 
     async def _ai_move(self, engine, state, seat: int, rng: random.Random):
         """Hard decisions search for up to ~300 ms: they run in the worker process (see

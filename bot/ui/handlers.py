@@ -10,6 +10,7 @@ import discord
 
 from bot.delivery import dm_pause_hint
 from bot.hooks import Hook, handed_over
+from bot.late_interactions import is_expiry, note_expired
 from bot.tables.service import TableError, need_unpaused
 from bot.threads import CHANNEL, THREAD, thread_refusal
 from bot.ui import panel, render
@@ -351,6 +352,7 @@ class TableInteractions:
         if seat not in engine.to_act(table.state):
             waiting = ", ".join(table.names[s] for s in sorted(engine.waiting_for(table.state)))
             raise TableError(f"It's not your turn — waiting for {waiting or 'nobody'}.")
+        self.service.hold_ai_for(table, seat)
         try:
             level = panel.resolve(engine, table.state, seat, table.plain_names, prefix)
         except IndexError:
@@ -462,7 +464,10 @@ class TableInteractions:
                 await edit_answer(interaction, content=confirmation, embed=None, view=None)
             else:
                 await reply(interaction, confirmation, ephemeral=True)
-        except (discord.HTTPException, TimeoutError):
+        except (discord.HTTPException, TimeoutError) as exc:
+            if is_expiry(exc):  # saved and on the board; its confirmation came too late
+                note_expired(interaction)
+                return
             # The move is saved: the generic "something went wrong; nothing was changed"
             # would be untrue. Say what happened in a plain answer instead (a reply falls
             # back to a followup when the failed callback went through after all).

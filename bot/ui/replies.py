@@ -7,6 +7,7 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.late_interactions import expired, is_expiry, note_expired
 from bot.ui.text import CONTENT_LIMIT, clip
 
 log = logging.getLogger("cardtable.ui")
@@ -28,7 +29,10 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
                 embeds: list[discord.Embed] | None = None,
                 view: discord.ui.View | None = None, file: discord.File | None = None,
                 files: list[discord.File] | None = None) -> None:
-    """Send a reply, as the response if still possible, else as a followup."""
+    """Send a reply, as the response if still possible, else as a followup. Not to an
+    interaction Discord already refused as expired (it would refuse this too)."""
+    if expired(interaction):
+        return
     kwargs: dict = {"ephemeral": ephemeral}
     if file is not None:
         kwargs["file"] = file
@@ -47,8 +51,11 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
             await interaction.followup.send(**kwargs)
         else:
             await interaction.response.send_message(**kwargs)
-    except discord.HTTPException:
-        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
+    except discord.HTTPException as exc:
+        if is_expiry(exc):
+            note_expired(interaction)
+        else:
+            log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 
 
 # Seconds a click's work before its answer (a move's save: the disk's fsync) may take before

@@ -145,6 +145,57 @@ async def test_an_interaction_older_than_discords_window_is_ignored(fake, world,
     assert CONFIRM in await d.take_turn(user)
 
 
+async def test_an_answer_too_late_for_discord_is_one_warning_line_and_counted(
+        fake, world, bots, bot, monkeypatch, caplog):
+    """A starved bot answers after Discord's 3 s: Discord refuses the answer (404, 10062).
+    That is an operating condition, not a bug: one WARNING line per interaction, no
+    traceback, no second answer tried, and a count per summary period."""
+    d = suspense(fake, world, bots)
+    await d.open(world.alice, [world.bob])
+    user = d.seat_user(await d.next_human())
+    version = d.table.version
+    monkeypatch.setattr(late, "EXPIRED", late.ExpiredAnswers())
+    monkeypatch.setattr(late, "SUMMARY_SECONDS", 0.3)
+    caplog.set_level(logging.INFO)
+    fake.ack_deadline = 0.0  # every answer arrives too late
+    mark = fake.mark()
+    with pytest.raises(BotDidNotRespond):  # a click (a component)
+        await fake.click(user, d.board(), d.custom_id(d.board(), "Take my turn"), timeout=2.0)
+    with pytest.raises(BotDidNotRespond):  # a command that only shows something
+        await fake.slash(user, "suspense hand", channel=world.channel, timeout=2.0)
+    with pytest.raises(BotDidNotRespond):  # a move: saved, its confirmation too late
+        await fake.slash(user, "suspense move", {"action": f"{version}.0"},
+                         channel=world.channel, timeout=2.0)
+    await fake.settle()
+    callbacks = fake.calls_matching("POST", "/callback$", since=mark)
+    assert len(callbacks) == 3  # one answer tried each: no error message sent after it
+    ours = [r for r in caplog.records if r.name.startswith("cardtable")]
+    expired = [r for r in ours if "expired before the bot's answer" in r.getMessage()]
+    assert len(expired) == 3 and all(r.levelno == logging.WARNING for r in expired)
+    assert not [r for r in ours if r.exc_info or r.levelno >= logging.ERROR], \
+        [r.getMessage() for r in ours if r.exc_info or r.levelno >= logging.ERROR]
+    assert await eventually(lambda: "3 interaction(s) expired unanswered" in caplog.text, 5)
+    fake.ack_deadline = 3.0
+    assert CONFIRM in await d.take_turn(d.seat_user(await d.next_human()))
+
+
+async def test_a_bug_behind_a_click_still_logs_an_error_with_its_traceback(
+        fake, world, bots, bot, monkeypatch, caplog):
+    d = suspense(fake, world, bots)
+    await d.open(world.alice, [world.bob])
+    user = d.seat_user(await d.next_human())
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(bot.table_ui, "show_panel", broken)
+    caplog.set_level(logging.WARNING, "cardtable")
+    result = await fake.click(user, d.board(), d.custom_id(d.board(), "Take my turn"))
+    assert "Something went wrong" in result.text
+    [error] = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert "failed" in error.getMessage() and error.exc_info is not None
+
+
 # ---------------------------------------------------------------------- slow and hung calls
 async def test_cancel_and_board_answer_before_calling_discord(fake, world, bots, bot):
     """A slow channel (4 s per call, past Discord's 3 s) must not delay the reply."""
