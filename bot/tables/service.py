@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.log_window import LogWindow
 from bot.ratings import RatingJob
 from bot.replay.record import (
     RECORD_FORMAT,
@@ -679,10 +680,13 @@ class TableService:
             return
         table.ai_task = asyncio.create_task(self._run_ai(table), name=f"ai-{table.id}")
 
-    def _next_ai_seat(self, table: LiveTable) -> tuple[int, bool] | None:
+    def _next_ai_seat(self, table: LiveTable, *,
+                      optional: bool = False) -> tuple[int, bool] | None:
+        """The AI seat to move next and whether the game waits for it: seats the game waits
+        for first, then those that may act (only those with `optional`)."""
         engine = table.engine
         waiting = engine.waiting_for(table.state)
-        for seat in sorted(waiting):
+        for seat in sorted(() if optional else waiting):
             if table.is_ai(seat):
                 return seat, True
         declined_version, declined = table.ai_declined
@@ -706,6 +710,9 @@ class TableService:
                     seat, required = pick
                     state, version = table.state, table.version
                     hold = self._ai_hold_left(table) if required else 0.0
+                    if hold > 0 and (other := self._next_ai_seat(table, optional=True)):
+                        # while it holds, AI seats that may act on the last move do
+                        seat, hold = other[0], 0.0
                 if hold > 0:
                     await asyncio.sleep(min(hold, 1.0))
                     continue
@@ -946,8 +953,9 @@ class TableService:
                 table.delivery_failures += 1
                 if table.delivery_failures <= RETRY_LIMIT:
                     delay = min(30.0, 2.0 * table.delivery_failures)
-                    log.warning("table %s: delivery failed (%s); retrying in %.0f s",
-                                table.id, exc, delay)
+                    if DELIVERY_FAILURES.note(failure_text(exc)[:120]):
+                        log.warning("table %s: delivery failed (%s); retrying in %.0f s",
+                                    table.id, failure_text(exc), delay)
                     asyncio.get_running_loop().call_later(delay, self.schedule_delivery, table)
                 else:
                     log.exception("table %s: delivery failed", table.id)
@@ -1135,3 +1143,24 @@ def channel_unusable(exc: BaseException) -> str | None:
         return ("I can't post in its channel (I need the View Channel, Send Messages and "
                 "Embed Links permissions there)")
     return None
+
+
+def failure_text(exc: BaseException) -> str:
+    """A failed delivery's cause for the log, never empty: a bare TimeoutError's text is ""
+    (which made "delivery failed ()" lines that said nothing)."""
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _delivery_summary(counts, total: int) -> None:
+    failed = sum(counts.values())
+    shown = min(failed, DELIVERY_FAILURES.limit or failed)
+    causes = "; ".join(f"{n}× {cause}" for cause, n in counts.most_common(5))
+    log.warning("%d delivery attempt(s) failed in the last %.0f s and were retried (%d shown "
+                "above one by one; %d since the bot started): %s", failed,
+                DELIVERY_FAILURES.seconds, shown, total, causes)
+
+
+# Under load (Discord or this machine slow) deliveries fail and are retried in bursts: the
+# first few of a minute are logged with their table, then only the minute's count by cause.
+DELIVERY_FAILURES = LogWindow(60.0, _delivery_summary, limit=10)
