@@ -548,9 +548,12 @@ class TableService:
 
     # ------------------------------------------------------------------ playing
     async def act(self, table_id: int, user_id: int, action: Any, *,
-                  version: int | None = None) -> tuple[LiveTable, str, list[str]]:
+                  version: int | None = None, hook: Any = None
+                  ) -> tuple[LiveTable, str, list[str]]:
         """A human's move. Returns the table, a short text of what was done, and the texts
-        of the private events only this player was told (e.g. the card they drew)."""
+        of the private events only this player was told (e.g. the card they drew). `hook`
+        (bot.hooks) becomes the table's as the move is saved, before the delivery it
+        schedules can run, so that delivery may post with the move's token."""
         table = self.get(table_id)
         async with table.lock:
             if not table.playing:
@@ -569,6 +572,8 @@ class TableService:
             draft.meta.setdefault("expired_turns", {}).pop(str(seat), None)
             text = shown(table.engine.describe(table.state, action), table.names)
             events = await self._commit(table, seat, action, draft)
+            if hook is not None:
+                table.hook = hook  # no await since the delivery was scheduled
         secrets = [shown(e.text, table.names) for e in events
                    if e.visible_to is not None and seat in e.visible_to]
         return table, text, secrets
