@@ -455,3 +455,22 @@ async def test_a_move_saved_while_the_last_board_is_on_its_way_is_not_counted_de
     assert len(checked) >= 2
     assert all(delivered <= shown for delivered, shown in checked), checked
     assert checked[-1][0] == d.table.version
+
+
+# ---------------------------------------------------------------------- many DMs at once
+async def test_dm_channels_opened_together_wait_their_turn_outside_the_rest_time_limit(
+        fake, world, bots):
+    """Opening a DM channel is one rate-limit bucket for the whole bot in discord.py.
+    Twelve players' channels opened together (5 per 2 s): discord.py held the ones past
+    the bucket's count, and the last waited longer than the REST time limit (3 s here,
+    10 s as deployed) and were cut off ("delivery failed ()" in bench.load's setup). One
+    at a time, none waits more than a bucket window, and every one opens."""
+    bot = await bots.start(rest_timeout=3.0)
+    fake.enforce_rate_limits(per_route=5, per_seconds=2.0)
+    users = [fake.add_user(f"player{i}") for i in range(12)]
+    publisher = bot.tables.publisher
+    opened = await asyncio.gather(*(publisher.dm_channel_id(u.id) for u in users),
+                                  return_exceptions=True)
+    assert all(isinstance(x, int) for x in opened), opened
+    assert len(set(opened)) == 12
+    assert await publisher.dm_channel_id(users[0].id) == opened[0]  # opened once
