@@ -12,6 +12,7 @@ import pytest
 
 import bot.late_interactions as late
 import bot.tables.service as service_module
+import bot.ui.handlers as handlers_module
 from fakediscord import BotDidNotRespond
 from fakediscord.models import ATTACH_FILES, SEND_MESSAGES
 from tests.e2e.driver import CONFIRM, TableDriver
@@ -166,14 +167,21 @@ async def test_an_answer_too_late_for_discord_is_one_warning_line_and_counted(
         await fake.slash(user, "suspense move", {"action": f"{version}.0"},
                          channel=world.channel, timeout=2.0)
     await fake.settle()
+    # a move whose save is slow is acknowledged first (handlers.ACK_AFTER): that too late
+    monkeypatch.setattr(handlers_module, "ACK_AFTER", 0.0)
+    user = d.seat_user(await d.next_human())
+    with pytest.raises(BotDidNotRespond):
+        await fake.slash(user, "suspense move", {"action": f"{d.table.version}.0"},
+                         channel=world.channel, timeout=2.0)
+    await fake.settle()
     callbacks = fake.calls_matching("POST", "/callback$", since=mark)
-    assert len(callbacks) == 3  # one answer tried each: no error message sent after it
+    assert len(callbacks) == 4  # one answer tried each: no error message sent after it
     ours = [r for r in caplog.records if r.name.startswith("cardtable")]
     expired = [r for r in ours if "expired before the bot's answer" in r.getMessage()]
-    assert len(expired) == 3 and all(r.levelno == logging.WARNING for r in expired)
+    assert len(expired) == 4 and all(r.levelno == logging.WARNING for r in expired)
     assert not [r for r in ours if r.exc_info or r.levelno >= logging.ERROR], \
         [r.getMessage() for r in ours if r.exc_info or r.levelno >= logging.ERROR]
-    assert await eventually(lambda: "3 interaction(s) expired unanswered" in caplog.text, 5)
+    assert await eventually(lambda: "4 interaction(s) expired unanswered" in caplog.text, 5)
     fake.ack_deadline = 3.0
     assert CONFIRM in await d.take_turn(d.seat_user(await d.next_human()))
 
