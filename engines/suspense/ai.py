@@ -309,6 +309,30 @@ def playout_move(engine: SuspenseEngine, state: SuspenseState, seat: int,
 PLAYOUT_SAMPLES = 8
 
 
+def search_worlds(engine: SuspenseEngine, state: SuspenseState, seat: int,
+                  rng: random.Random, count: int) -> list[SuspenseState]:
+    """The hard search's worlds, spread evenly over the possible secret cards.
+
+    The secret card decides a match; with 3 players a non-dealer cannot see up to 9 cards,
+    and a handful of independent worlds would leave most secrets untried and others tried
+    twice, so the search's comparison of moves would mostly measure which secrets it drew.
+    Here every possible secret gets count // k worlds (k possible secrets) and the rest go
+    to distinct secrets drawn at random, so each world is still equally likely to hold any
+    secret; the other hands are dealt at random around it. A dealer knows the secret: plain
+    worlds."""
+    if seat == state.dealer:
+        return [engine.determinize(state, seat, rng) for _ in range(count)]
+    known = state.hands[seat]
+    for mask in state.play_masks:
+        known |= mask
+    secrets = _bits(ALL_CARDS & ~known)
+    order: list[int] = []
+    while len(order) < count:
+        rng.shuffle(secrets)
+        order.extend(secrets)
+    return [engine.determinize(state, seat, rng, secret=c) for c in order[:count]]
+
+
 def baseline(engine: SuspenseEngine, state: SuspenseState, seat: int, rng: random.Random
              ) -> Action:
     """Baseline: play the card nearest the middle (it rules out no extreme condition) while
@@ -323,4 +347,4 @@ def baseline(engine: SuspenseEngine, state: SuspenseState, seat: int, rng: rando
 PLAN = SearchPlan(worlds=8, candidates=3, depth=30, z=1.0,
                   stop=lambda start, s: s.match_no != start.match_no or s.over)
 AI = AiPlayer(choose=choose, rank=rank, value=value, plan=PLAN, playout=playout_move,
-              baseline=baseline)
+              baseline=baseline, worlds=search_worlds)

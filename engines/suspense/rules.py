@@ -596,14 +596,15 @@ class SuspenseEngine(Engine[SuspenseState, Action]):
             return PASS
         return min(legal, key=lambda a: _risk(LABEL_INDEX[a.card]))  # type: ignore[union-attr]
 
-    def determinize(self, state: SuspenseState, seat: int, rng: random.Random
-                    ) -> SuspenseState:
+    def determinize(self, state: SuspenseState, seat: int, rng: random.Random,
+                    secret: int | None = None) -> SuspenseState:
         """Resample the other hands (sizes kept) and, unless `seat` dealt, the secret card.
 
         The future is hidden too: the seed (which fixes every later deal, and from which the
         current deal could be recomputed) is replaced, and the other seats' private memory
         (`seen`, which holds their real hands and the dealer's secret) is rebuilt from the
-        resampled world.
+        resampled world. `secret` (a card `seat` cannot see) fixes the secret card of the
+        world: the hard AI spreads its worlds evenly over the possible secrets.
         """
         s = state.clone()
         fixed = s.hands[seat]
@@ -613,7 +614,14 @@ class SuspenseEngine(Engine[SuspenseState, Action]):
         if knows_secret:
             fixed |= 1 << s.secret
         pool = _bits(ALL_CARDS & ~fixed)
+        chosen = secret is not None and not knows_secret
+        if chosen:
+            if secret not in pool:
+                raise ValueError("that card is not hidden from this seat")
+            pool.remove(secret)
         rng.shuffle(pool)
+        if chosen:
+            pool.append(secret)  # dealt last: the secret card
         k = 0
         for p in range(s.n):
             if p == seat:
