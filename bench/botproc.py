@@ -365,7 +365,7 @@ async def run(args) -> int:
     shards = ({} if args.shard_count is None
               else {"shard_count": args.shard_count, "shard_ids": args.shard_ids})
     settings = Settings(_env_file=None, discord_token="fake-token", **database, **shards,
-                        ai_delay=0, turn_seconds=0, dev_guild_id=args.guild,
+                        ai_delay=0, ai_hold_seconds=0, turn_seconds=0, dev_guild_id=args.guild,
                         log_level=LOG_LEVEL, pictures=not args.no_pictures,
                         threads=args.threads,
                         **({} if args.command_cooldown is None

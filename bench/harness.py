@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import ROOT, percentile, print_table
+from bench.cpuquota import CpuQuota
 
 MENTION = re.compile(r"<@!?(\d+)>")
 TURN_BUTTON = re.compile(r"t:(\d+):turn:(\d+)")  # Take my turn carries table id and version
@@ -37,13 +38,41 @@ CONFIRM = "✅"
 
 
 # --------------------------------------------------------------------------- the bot process
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return 0.0
+
+
+def child_pids(pid: int) -> list[int]:
+    """The running child processes of a process (Linux: every thread's children list)."""
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as fh:
+                found += [int(x) for x in fh.read().split()]
+        except OSError:
+            continue
+    return found
+
+
 class BotProcess:
     """``python -m bench.botproc`` as a child process; JSON lines on stdout, commands on stdin."""
 
     def __init__(self, port: int, db: Path, guild_id: int, log_path: Path,
                  profile: str | None = None, profile_out: Path | None = None,
-                 trace: bool = False, extra_args: list[str] | None = None) -> None:
+                 trace: bool = False, extra_args: list[str] | None = None,
+                 quota: CpuQuota | None = None) -> None:
         self.port, self.db, self.guild_id = port, db, guild_id
+        self.quota = quota  # the process and its children run under this CPU quota
         self.trace = trace
         self.extra_args = list(extra_args or [])
         self.log_path, self.profile, self.profile_out = log_path, profile, profile_out
@@ -64,7 +93,8 @@ class BotProcess:
         self.spawned_at = time.monotonic()
         self.proc = await asyncio.create_subprocess_exec(
             *cmd, cwd=str(ROOT), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=self._log, limit=2**24)
+            stderr=self._log, limit=2**24,
+            preexec_fn=self.quota.preexec if self.quota else None)
         self.ready = await self.expect("ready", timeout)
         return self.ready
 
@@ -154,12 +184,12 @@ class BotProcess:
 
     def cpu_seconds(self) -> float:
         """User + system CPU time of the bot process so far."""
-        try:
-            with open(f"/proc/{self.pid}/stat") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except OSError:
-            return 0.0
+        return process_cpu_seconds(self.pid)
+
+    def children_cpu_seconds(self) -> float:
+        """CPU time so far of the bot's running child processes (its picture worker), which
+        `cpu_seconds` does not count."""
+        return sum(process_cpu_seconds(child) for child in child_pids(self.pid))
 
     def log_problems(self) -> list[str]:
         """ERROR/CRITICAL lines and tracebacks the bot logged."""
@@ -250,6 +280,9 @@ class BotGroup:
 
     def cpu_seconds(self) -> float:
         return sum(b.cpu_seconds() for b in self.bots)
+
+    def children_cpu_seconds(self) -> float:
+        return sum(b.children_cpu_seconds() for b in self.bots)
 
     def log_problems(self) -> list[str]:
         return [line for b in self.bots for line in b.log_problems()]

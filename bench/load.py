@@ -37,6 +37,7 @@ messages themselves); no 429 under the fake's limits.
     python -m bench.load --tables 1000 --moves 20 --limits-seconds 60
     python -m bench.load --tables 500 --think 10   # people who take ~10 s per move
     python -m bench.load --tables 100 --profile sample   # where the bot's time goes
+    python -m bench.load --tables 100 --pictures on,off  # what pictures add per move
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ from bench import (
     fmt,
     gc_summary,
     listen_overflows,
+    load_average,
     machine,
     median,
     player_counts,
@@ -70,6 +72,7 @@ from bench import (
     wait_for_quiet,
     write_json,
 )
+from bench.cpuquota import CpuQuota, quota_summary
 from bench.harness import (
     BotGroup,
     BotProcess,
@@ -231,7 +234,8 @@ def bot_schedstat(bot) -> tuple[float, ...]:
 
 
 async def run_one(n: int, args, workdir: Path, synchronous: str,
-                  setup: Setup = ("sqlite", 1, "auto")) -> dict[str, Any]:
+                  setup: Setup = ("sqlite", 1, "auto"), rep: int = 1,
+                  pictures: bool = True) -> dict[str, Any]:
     from fakediscord import FakeDiscord
 
     database, processes, deliveries = setup
@@ -239,7 +243,8 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
                              rate_limits=not args.no_rate_limits).start()
     fake.keep_uploads = False  # thousands of pictures: keep names and sizes, not bytes
     guilds = guilds_on_shards(fake, processes) if processes > 1 else [fake.add_guild("Bench Club")]
-    name = f"{n}-{database}{processes}-{deliveries}-{synchronous.lower()}"
+    name = (f"{n}-{database}{processes}-{deliveries}-{synchronous.lower()}-{rep}"
+            + ("" if pictures else "-text"))
     profile_out = workdir / f"profile-{name}.out"
     db, log = fresh_files(workdir / f"load-{name}.db", workdir / f"bot-{name}.log")
     stack = contextlib.AsyncExitStack()
@@ -247,23 +252,33 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
     if database == "postgresql":
         target = await stack.enter_async_context(fresh_postgres(args.pg_url))
     extra = [*(args.bot_args.split() if args.bot_args else []), "--synchronous", synchronous,
-             "--webhook-deliveries", deliveries]
+             "--webhook-deliveries", deliveries, *([] if pictures else ["--no-pictures"])]
     if processes > 1 and "--rest-budget" not in extra:
         # as the launcher does: Discord's global limit is the bot's, so each process gets
         # its share of REST_REQUESTS_PER_SECOND
         extra += ["--rest-budget", str(max(1, DEFAULT_BUDGET // processes))]
+    quotas = [CpuQuota(f"bench-load-{os.getpid()}-{name}-{i}", args.cpu_quota,
+                       args.cpu_weight).create()
+              for i in range(processes)] if args.cpu_quota else []
     bots = [BotProcess(fake.port, target, guilds[i].id,
                        log if processes == 1 else log.with_name(f"bot-{name}-{i}.log"),
                        profile=args.profile if i == 0 else None, profile_out=profile_out,
                        trace=not args.no_trace,
                        extra_args=extra + (["--shard-count", str(processes), "--shard-ids",
-                                            str(i)] if processes > 1 else []))
+                                            str(i)] if processes > 1 else []),
+                       quota=quotas[i] if quotas else None)
             for i in range(processes)]
     bot = bots[0] if processes == 1 else BotGroup(bots)
     result: dict[str, Any] = {"tables": n, "synchronous": synchronous, "database": database,
                               "processes": processes, "deliveries": deliveries,
-                              "label": f"{n}" if args.setups == "sqlite:1"
-                              else f"{n}, {setup_label(*setup)}"}
+                              "label": (f"{n}" if args.setups == "sqlite:1"
+                                        else f"{n}, {setup_label(*setup)}")
+                              + ("" if "," not in args.pictures
+                                 else ", pictures" if pictures else ", text only")
+                              + (f" (run {rep})" if args.repeat > 1 else ""),
+                              "pictures": pictures,
+                              "rep": rep, "cpu_quota": args.cpu_quota,
+                              "load": [load_average()], "pressure": [cpu_pressure()]}
     try:
         ready = await bot.start()
         specs = table_specs(ready["uis"], n, args.players, args.games)
@@ -324,6 +339,8 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
         if args.quiet_wait:
             wait_for_quiet(args.quiet_wait)
         cpu_bot, cpu_me = bot.cpu_seconds(), time.process_time()
+        cpu_worker = bot.children_cpu_seconds()
+        quota_before = [q.usage() for q in quotas]
         sched_bot, sched_me = bot_schedstat(bot), schedstat()
         pressure_before = cpu_pressure()
         overflows_before = listen_overflows()
@@ -344,6 +361,7 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
         await bot.wait_idle(timeout=900)
         await settle(fake, quiet=0.3, timeout=120)
         settle_s = time.monotonic() - t0
+        quota_after = [q.usage() for q in quotas]
         await bot.profiling(False)
         trace = await bot.trace_dump()
         moves = sum(s.moves for s in live) - moves_before
@@ -380,6 +398,9 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
             "listen_overflows": listen_overflows() - overflows_before,
             "bot_cpu_ms_per_move": (bot.cpu_seconds() - cpu_bot) * 1e3 / moves
             if moves else float("nan"),
+            # the picture worker (a child of the bot), which bot_cpu does not count
+            "worker_cpu_ms_per_move": (bot.children_cpu_seconds() - cpu_worker) * 1e3 / moves
+            if moves else float("nan"),
             "driver_cpu": (time.process_time() - cpu_me) / settle_s,
             "errors": sum((s.errors for s in live), Counter()), "failures": failures,
             "rss_base": rss_base, "rss_after": rss_after,
@@ -389,6 +410,9 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
             "stuck": stuck_report(live),
             "invalid": invalid_requests(fake, mark),
         }
+        if quotas:
+            result["play"]["quota"] = quota_report(quota_before, quota_after,
+                                                   args.cpu_quota, moves)
         result["invalid"] = invalid_summary(result, live)
         if trace:
             ids: dict[str, list[int]] = {}
@@ -427,6 +451,10 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
               f"({fmt(inv['per_1000_moves'])} per 1,000 moves; {inv['closed_players']} players "
               f"with closed DMs, {fmt(inv['per_closed_player'])} each): "
               f"{dict(inv['by_route'])}", flush=True)
+        if quotas:
+            print(f"  CPU quota {args.cpu_quota:g} CPU per bot process: "
+                  f"{quota_line(p['quota'])}; fake+players CPU {p['driver_cpu']:.0%}, waiting "
+                  f"for a CPU {p['driver_runqueue_wait']:.0%} of the phase", flush=True)
         if p["stuck"]["tables"]:
             print(f"  boards that did not move on within {args.timeout:g} s: "
                   f"{p['stuck']['tables']} table(s), of which "
@@ -498,6 +526,16 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
         await bot.stop()
         await fake.stop()
         await stack.aclose()
+        for quota in quotas:
+            try:
+                quota.remove()
+            except OSError as exc:
+                print(f"  (could not remove cgroup {quota.name}: {exc})")
+        result["load"].append(load_average())
+        result["pressure"].append(cpu_pressure())
+        print(f"  load average (1/5/15 min) before → after: {result['load'][0]} → "
+              f"{result['load'][1]}; CPU pressure {result['pressure'][0]} → "
+              f"{result['pressure'][1]}", flush=True)
     if args.profile:
         print(f"\n## Profile of the bot process during the play phase, {n} tables")
         moves = result.get("play", {}).get("moves") or 0
@@ -526,6 +564,85 @@ def durability_report(results: list[dict[str, Any]]) -> None:
     print("\nsave_table: one awaited save (a move is confirmed only after it); sqlite trip: "
           "one statement through aiosqlite's thread (with FULL a commit waits for fsync of "
           "the WAL). Runs of one size follow each other on the same machine.")
+
+
+def quota_report(before, after, cpus: float, moves: int) -> dict[str, Any]:
+    """The bot processes' cgroup accounts over a phase: CPU (with picture workers), the
+    share of each quota used and of the phase spent throttled."""
+    each = [quota_summary(b, a, cpus) for b, a in zip(before, after, strict=True)]
+    cpu = sum(e["cpu_seconds"] for e in each)
+    return {"cpus": cpus, "each": each, "cpu_seconds": cpu,
+            "quota_used": [e["quota_used"] for e in each],
+            "throttled": [e["throttled"] for e in each],
+            "cpu_ms_per_move": cpu * 1e3 / moves if moves else float("nan")}
+
+
+def quota_line(q: dict[str, Any]) -> str:
+    used = ", ".join(f"{u:.0%}" for u in q["quota_used"])
+    held = ", ".join(f"{t:.0%}" for t in q["throttled"])
+    return (f"quota used {used}, throttled in {held} of its periods; "
+            f"{q['cpu_ms_per_move']:.1f} ms of bot CPU (picture workers included) per move")
+
+
+def spread(values: list[float], digits: int = 1) -> str:
+    """median [min–max] of the repetitions (just the value for one)."""
+    if len(values) == 1:
+        return f"{values[0]:,.{digits}f}"
+    return (f"{median(values):,.{digits}f} [{min(values):,.{digits}f}–"
+            f"{max(values):,.{digits}f}]")
+
+
+def capacity_report(results: list[dict[str, Any]], args) -> None:
+    """Each setup's repetitions together: moves/s in all and per bot process, against one
+    process of the same size, with what every process had (its CPU quota) and what the
+    fake and players used, so that a gain or its absence can be told apart from CPU
+    starvation of either side."""
+    runs = [r for r in results if r.get("play")]
+    if args.repeat == 1 and not args.cpu_quota:
+        return
+    groups: dict[tuple, list[dict[str, Any]]] = {}
+    for r in runs:
+        key = (r["tables"], r["database"], r["processes"], r["deliveries"], r["synchronous"])
+        groups.setdefault(key, []).append(r)
+    quota = f"{args.cpu_quota:g} CPU per bot process" if args.cpu_quota else "no CPU quota"
+    print(f"\n## Capacity per process, {quota}, {args.repeat} run(s) of each, interleaved "
+          "(median [min–max])\n")
+    rows = []
+    for key, rs in groups.items():
+        n, database, processes, deliveries, _ = key
+        rates = [r["play"]["moves_per_s"] for r in rs]
+        one = [g for k, g in groups.items() if k[0] == n and k[2] == 1]
+        ratio = (median(rates) / median(x["play"]["moves_per_s"] for x in one[0])
+                 if one else float("nan"))
+        quotas = [r["play"].get("quota") for r in rs]
+        cpu_ms = [q["cpu_ms_per_move"] if q else r["play"]["bot_cpu_ms_per_move"]
+                  for q, r in zip(quotas, rs, strict=True)]
+        used = [u for q in quotas if q for u in q["quota_used"]]
+        held = [t for q in quotas if q for t in q["throttled"]]
+        opening = [r["play"]["split"]["opening"]["p99_ms"] for r in rs]
+        rows.append([setup_label(database, processes, deliveries) + f", {n} tables",
+                     spread(rates), spread([x / processes for x in rates]), f"{ratio:.2f}×",
+                     spread(cpu_ms, 2), spread([1e3 / x for x in cpu_ms]),
+                     spread([x * 100 for x in used], 0) + " %" if used else "—",
+                     spread([x * 100 for x in held], 0) + " %" if held else "—",
+                     spread([r["play"]["driver_cpu"] * 100 for r in rs], 0) + " %",
+                     spread([r["play"]["driver_runqueue_wait"] * 100 for r in rs], 0) + " %",
+                     spread([r["play"]["ack"]["p99_ms"] for r in rs], 0),
+                     spread(opening, 0),
+                     sum(r["play"]["late_acks"] for r in rs),
+                     " / ".join(f"{r['load'][0]} → {r['load'][1]}" for r in rs)])
+    print_table(["setup", "moves/s", "per process", "× 1 process", "bot CPU ms/move",
+                 "moves per bot CPU-s", "quota used", "throttled", "fake+players CPU",
+                 "fake+players waiting for a CPU", "ack p99 ms", "opening p99 ms",
+                 "acks > 3 s", "load before → after"], rows)
+    print("\nbot CPU: the bot processes' CPU time (with their picture workers when under a "
+          "quota: the cgroup's account) per confirmed move of the play phase; quota used: "
+          "each process's CPU time over the phase / its quota (every process listed); "
+          "throttled: share of a process's 100 ms quota periods in which it spent its quota "
+          "and was held back. "
+          "A quota'd process that needs more than its quota shows ~100 % used: it had its "
+          "CPU, whatever else ran. fake+players: this process, which must not be starved "
+          "for the comparison to hold (its waiting share is time runnable without a CPU).")
 
 
 def report(results: list[dict[str, Any]], args) -> None:
@@ -697,27 +814,90 @@ def webhooks_report(results: list[dict[str, Any]]) -> None:
                  "posts by token / channel", "429s", "ack p99 ms"], rows, digits=2)
 
 
+def picture_modes(args) -> list[bool]:
+    """--pictures on,off -> [True, False]: each size with pictures, then text only."""
+    modes = [m.strip().lower() for m in args.pictures.split(",") if m.strip()]
+    if not modes or set(modes) - {"on", "off"}:
+        raise SystemExit("--pictures takes on, off or both (on,off)")
+    return [m == "on" for m in modes]
+
+
+def pictures_report(results: list[dict[str, Any]]) -> None:
+    """Pictures on against text only, each size's runs one after the other: what pictures
+    add per confirmed move in REST calls, upload bytes and CPU (the bot's and its picture
+    worker's)."""
+    runs = [r for r in results if r.get("play")]
+    if len({r["pictures"] for r in runs}) < 2:
+        return
+    print("\n## Pictures on against text only (play phase)\n")
+    rows = []
+    for r in runs:
+        p = r["play"]
+        kb = p["picture_kb_per_move"]
+        rows.append([r["label"], p["moves"], p["moves_per_s"], p["ack"]["p50_ms"],
+                     p["ack"]["p99_ms"], p["per_move"]["public"], p["per_move"]["private"],
+                     p["per_move"]["interaction"], kb["public"], kb["private"],
+                     kb["interaction"], kb["public"] + kb["private"] + kb["interaction"],
+                     p["bot_cpu_ms_per_move"], p["worker_cpu_ms_per_move"],
+                     f"{r['load'][0]} → {r['load'][-1]}"])
+    print_table(["tables", "moves", "moves/s", "ack p50 ms", "ack p99 ms", "public/move",
+                 "private/move", "interaction/move", "public KB/move", "private KB/move",
+                 "interaction KB/move", "KB/move", "bot CPU ms/move",
+                 "picture worker CPU ms/move", "load before → after"], rows, digits=2)
+    print("\nKB/move: bytes of attached files uploaded per confirmed move (public: board "
+          "messages in the channel; private: DMs; interaction: answers to clicks, e.g. My "
+          "hand). Calls per move count every REST request of that kind. The runs of one size "
+          "follow each other on the same machine.")
+
+
+async def run_all(args, sizes: list[int], modes: list[str], setups: list[Setup],
+                  results: list[dict[str, Any]]) -> None:
+    """Every repetition of every size and setup, interleaved, appended to `results`."""
+    with tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
+        workdir = Path(args.workdir or tmp)
+        workdir.mkdir(parents=True, exist_ok=True)
+        for rep in range(1, args.repeat + 1):
+            for n in sizes:
+                for setup in setups:
+                    for synchronous in (modes if setup[0] == "sqlite" else ["FULL"]):
+                        for pictures in picture_modes(args):
+                            results.append(await run_one(n, args, workdir, synchronous,
+                                                         setup, rep, pictures))
+
+
 async def amain(args) -> int:
     sizes = [int(x) for x in args.tables.split(",") if x.strip()]
     modes = [m.strip().upper() for m in args.synchronous.split(",") if m.strip()]
     setups = parse_setups(args.setups)
+    picture_modes(args)  # refuses a bad --pictures before anything runs
     if not modes or set(modes) - {"FULL", "NORMAL"}:
         raise SystemExit("--synchronous takes FULL, NORMAL or both (FULL,NORMAL)")
     print(f"# bench.load — {machine()}")
     print(f"# mode={args.mode}, {args.moves} moves per table (or {args.duration:g}s), "
           f"players={args.players}, bot in its own process, fake Discord + players here")
+    print(f"# pictures: {args.pictures}")
     if args.bot_args:
         print(f"# bot process arguments: {args.bot_args}")
-    results = []
-    with tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
-        workdir = Path(args.workdir or tmp)
-        workdir.mkdir(parents=True, exist_ok=True)
-        for n in sizes:
-            for setup in setups:
-                for synchronous in (modes if setup[0] == "sqlite" else ["FULL"]):
-                    results.append(await run_one(n, args, workdir, synchronous, setup))
+    results: list[dict[str, Any]] = []
+    driver = None
+    if args.cpu_quota:
+        # the fake Discord and the players: no quota, the same weight as each bot process,
+        # so that neither side is starved by other work on the machine
+        driver = CpuQuota(f"bench-load-{os.getpid()}-driver", None, args.cpu_weight).create()
+        driver.add(os.getpid())
+        print(f"# each bot process (with its picture worker) in a cgroup v{driver.version} of "
+              f"its own: quota {args.cpu_quota:g} CPU, weight {args.cpu_weight:g}× an "
+              "ordinary process's; the fake Discord and players: no quota, the same weight")
+    try:
+        await run_all(args, sizes, modes, setups, results)
+    finally:
+        if driver is not None:
+            driver.leave()
+            driver.remove()
     report(results, args)
+    capacity_report(results, args)
     durability_report(results)
+    pictures_report(results)
     webhooks_report(results)
     if any(r.get("play") for r in results):
         biggest = max((r for r in results if r.get("play")), key=lambda r: r["tables"])
@@ -776,6 +956,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-trace", action="store_true",
                         help="do not timestamp interactions inside the bot (on by default: "
                         "it splits the ack time into its legs)")
+    parser.add_argument("--pictures", default="on",
+                        help="the bot's pictures: on (as deployed), off (text only, the bot's "
+                        "--no-pictures) or on,off: each size with both, one after the other, "
+                        "with what pictures add per move side by side")
     parser.add_argument("--synchronous", default="FULL",
                         help="SQLite synchronous setting(s) of the bot, a comma list: "
                         "FULL,NORMAL runs each size with both, one after the other, and "
@@ -796,6 +980,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="PostgreSQL server for postgresql setups: each run creates a "
                         "database of its own there and drops it afterwards "
                         "(BENCH_DATABASE_URL, default the local server)")
+    parser.add_argument("--cpu-quota", type=float, metavar="CPUS",
+                        help="run each bot process (and its picture worker) in a cgroup of "
+                        "its own with this many CPUs of quota, e.g. 0.3: equal small "
+                        "machines for every process, whatever the number of processes, "
+                        "while the fake Discord and players use the rest (Linux, root)")
+    parser.add_argument("--cpu-weight", type=float, default=10.0,
+                        help="with --cpu-quota: the CPU weight of each bot process's group "
+                        "and of this process (the fake and players), in ordinary "
+                        "processes (10): other work on the machine cannot take their CPU")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="run every size and setup this many times, interleaved, and "
+                        "print the median and range of each side by side (1)")
     parser.add_argument("--workdir", help="keep the databases, bot logs and profiles here "
                         "(default: a temporary directory, deleted)")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")

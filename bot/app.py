@@ -12,8 +12,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import http_buckets, request_budget, rest_timeout, user_agent
-from bot.late_interactions import too_late
+from bot import http_buckets, log_privacy, request_budget, rest_timeout, user_agent
+from bot.late_interactions import is_expiry, note_expired, too_late
 from bot.settings import Settings
 from bot.storage import Storage
 
@@ -173,6 +173,9 @@ class CardTableBot(commands.Bot):
         from bot.ui.replies import SOMETHING_WENT_WRONG, Refusal, reply_error
 
         original = getattr(error, "original", error)
+        if is_expiry(original):  # its answer came too late: nothing more can be said
+            note_expired(interaction)
+            return
         if isinstance(original, TableError | OptionsError | Refusal):
             text = str(original)
         elif isinstance(error, app_commands.CommandNotFound):
@@ -235,6 +238,7 @@ class ShardedCardTableBot(CardTableBot, commands.AutoShardedBot):
 
 def create_bot(settings: Settings, **kwargs) -> CardTableBot:
     """Build a fresh bot (no module-level bot object, so tests can make many)."""
+    log_privacy.install()  # discord.py's DEBUG lines carry DM texts: see bot/log_privacy
     if settings.shard_count is not None:
         kwargs.setdefault("shard_count", settings.shard_count)
         if settings.shard_ids is not None:

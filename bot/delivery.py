@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import discord
 
+from bot import uploads
 from bot.board_janitor import BoardJanitor, maybe_created
 from bot.hooks import NEVER, by_token
 from bot.pictures import Picture
@@ -103,10 +104,6 @@ async def _hooked(hook: Hook, call: Awaitable[T]) -> T | object:
             log.info("interaction token refused (%s); using the channel", exc)
             return REFUSED
         raise
-
-
-MISSING_PERMISSIONS = 50013  # Discord's error code, e.g. a file without Attach Files
-NO_UPLOADS = "no_uploads"  # table meta: its channel refused a board's picture
 
 
 def _upload(picture: Picture | None) -> dict:
@@ -192,7 +189,8 @@ class Publisher:
         content = {"view": render.board_view(table), "content": text,
                    "allowed_mentions": pings(*pinged)}  # only whoever must act (/notify)
         picture = None
-        if not table.meta.get(NO_UPLOADS) and await self.pictures.server(table.row.guild_id):
+        if (uploads.allowed(self.bot, table)  # Attach Files (bot.uploads)
+                and await self.pictures.server(table.row.guild_id)):
             picture = await render.draw(render.board_picture_job(table))  # same state as text
         content["embeds"] = embeds
         if picture is not None:
@@ -204,16 +202,14 @@ class Publisher:
             try:
                 await send(table, picture, **content)
             except discord.Forbidden as exc:
-                if picture is None or exc.code != MISSING_PERMISSIONS:
+                if picture is None or exc.code != uploads.MISSING_PERMISSIONS:
                     raise
                 # Attach Files denied in the channel: Discord refuses the whole message,
                 # and the board's text is complete without its picture (a table paused
                 # for "can't post" here would be wrong: text boards go through)
                 content["embeds"] = render.board_embeds(table, text)
                 await send(table, None, **content)
-                table.meta[NO_UPLOADS] = True
-                log.warning("table %s: its channel refuses uploads (Attach Files): boards "
-                            "go without pictures", table.id)
+                uploads.refused(self.bot, table)
             table.meta["turn_for"] = key
             table.meta.pop("turn_refresh", None)
 

@@ -53,6 +53,11 @@ class Settings(BaseSettings):
     ai_delay: float = Field(default=1.5, ge=0, le=30,
                             description="Pause in seconds before an AI seat moves, so humans "
                             "can follow the game.")
+    ai_hold_seconds: float = Field(
+        default=8.0, ge=0, le=120,
+        description="While a human may still act on the last move without being waited for "
+        "(Hidden Rules: enforce a rule against the card just played), an AI seat whose move "
+        "would end that chance holds it this long from the move (0 = off).")
     ai_workers: int = Field(default=1, ge=0, le=16,
                             description="Processes that run hard AI decisions (started on the "
                             "first one), so a search never stalls the bot; 0 = in a thread.")

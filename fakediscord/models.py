@@ -182,6 +182,9 @@ class Channel:
     recipient: User | None = None
     #: Permissions a channel overwrite denies the bot here (see ``FakeDiscord.deny_bot``).
     bot_denied: int = 0
+    #: The bot user that overwrite names (set with it): channel payloads carry it as a member
+    #: overwrite, as Discord's do, so the bot's cache computes the same permissions.
+    bot_id: int | None = None
     # -- threads only --------------------------------------------------------------------
     parent: Channel | None = None
     owner_id: int | None = None
@@ -259,7 +262,9 @@ class Channel:
             "guild_id": str(self.guild.id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": ([{"id": str(self.bot_id), "type": 1, "allow": "0",
+                                        "deny": str(self.bot_denied)}]
+                                      if self.bot_denied and self.bot_id is not None else []),
             "parent_id": None,
             "topic": None,
             "nsfw": False,

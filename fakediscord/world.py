@@ -199,8 +199,20 @@ class WorldMixin:
         """A channel overwrite denying the bot ``permissions`` (e.g. ``SEND_MESSAGES``):
         posting then gets 403 Missing Permissions (50013), and without ``VIEW_CHANNEL``
         every request to the channel gets 403 Missing Access (50001), as on Discord.
-        Interactions from the channel carry the reduced ``app_permissions``."""
-        channel.bot_denied |= permissions
+        Interactions from the channel carry the reduced ``app_permissions``. The overwrite
+        shows in the channel's payload and goes out in CHANNEL_UPDATE, as a moderator's
+        edit does on Discord (a thread has no overwrites: it inherits its parent's)."""
+        self._set_bot_denied(channel, channel.bot_denied | permissions)
+
+    def allow_bot(self, channel: Channel, permissions: int) -> None:
+        """Lift what :meth:`deny_bot` denied (e.g. a moderator granting Attach Files back):
+        the overwrite shrinks or goes, and CHANNEL_UPDATE goes out."""
+        self._set_bot_denied(channel, channel.bot_denied & ~permissions)
+
+    def _set_bot_denied(self, channel: Channel, denied: int) -> None:
+        channel.bot_denied, channel.bot_id = denied, self.bot_user.id
+        if not channel.is_thread and channel.guild is not None:
+            self._broadcast("CHANNEL_UPDATE", channel.payload())
 
     def dm_channel(self, user: User) -> Channel:
         """The (single) DM channel between the bot and ``user``, created on first use."""

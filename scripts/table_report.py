@@ -88,7 +88,7 @@ async def play(game: str, players: int, seed: int, options: str | None = None,
         with tempfile.TemporaryDirectory() as tmp:
             settings = Settings(_env_file=None, discord_token="fake-token",
                                 database_path=Path(tmp) / "report.db", ai_delay=0,
-                                turn_seconds=0, dev_guild_id=guild.id, game_seed=seed,
+                                ai_hold_seconds=0, turn_seconds=0, dev_guild_id=guild.id, game_seed=seed,
                                 rest_requests_per_second=0, pictures=False,
                                 threads=place == "thread")
             bot = create_bot(settings, guild_ready_timeout=0.05)

@@ -73,29 +73,49 @@ def french(label: str, w: int, h: int) -> Image.Image:
 
 @lru_cache(maxsize=512)
 def six_suit(card: int, w: int, h: int) -> Image.Image:
-    """A Triple Topper card: number top left, the shape in its colour, the colour in words."""
+    """A Triple Topper card, drawn to be read at a phone's preview size, where a 12-player
+    board shows a card about 28 px wide: the number large at the top left, the shape large
+    beside and under it, and the colour as a band across the bottom with its name in it
+    (RED, YEL, GRN, BLU, BLK), so the colour is plain from afar and never rests on hue alone.
+    Every glyph takes as much of the card as it can; nothing small is written on it."""
     from engines.six_suit.cards import COL, NUM, NUMBERS, SHP
 
     image, draw = _blank(w, h, theme.FACE)
     s = SCALE
-    pad = w * 0.08 * s
+    pad = w * 0.07 * s
     number, colour, shape = NUM[card], COL[card], SHP[card]
-    _rank_text(draw, pad, pad * 0.6, NUMBERS[number], int(h * 0.3), theme.INK)
+    band = h * 0.35 * s  # the colour band's height
+    top = h * s - band
+    _rank_text(draw, pad, pad * 0.7, NUMBERS[number], int(h * 0.42), theme.INK)
     fill = theme.SIX_COLOURS[colour]
-    box = w * 0.56 * s
-    cx, cy = w * s * 0.56, h * s * 0.54
-    outline = (255, 255, 255) if colour == 4 else theme.INK
-    # a dark rim keeps yellow visible on the white face, a light one keeps black apart
-    shapes_fn = SIX_SHAPES[shape]
+    # the shape: in the right part of the card, as tall as the space above the band allows;
+    # a dark rim keeps yellow apart from the white face
+    size = min(w * 0.5 * s, top - pad * 1.8)
+    x1, y1 = w * s - pad, top - pad * 0.9
+    box = (x1 - size, y1 - size, x1, y1)
     rim = s * 2
-    shapes_fn(draw, (cx - box / 2 - rim, cy - box / 2 - rim, cx + box / 2 + rim,
-                     cy + box / 2 + rim), fill=theme.INK)
-    shapes_fn(draw, (cx - box / 2, cy - box / 2, cx + box / 2, cy + box / 2), fill=fill,
-              outline=None)
-    del outline
-    draw.text((w * s / 2, h * s - pad * 0.5), theme.SIX_COLOUR_WORDS[colour],
-              font=font(int(h * 0.16 * s), bold=True), fill=theme.INK, anchor="md")
+    shapes_fn = SIX_SHAPES[shape]
+    shapes_fn(draw, (box[0] - rim, box[1] - rim, box[2] + rim, box[3] + rim), fill=theme.INK)
+    shapes_fn(draw, box, fill=fill)
+    # the band: the card's colour, inset inside the border so the rounded corners stay
+    inset = max(2, SCALE * 2)
+    radius = max(4, min(w, h) // 9) * s
+    draw.rounded_rectangle((inset, top, w * s - 1 - inset, h * s - 1 - inset), radius=radius,
+                           fill=fill, corners=(False, False, True, True))
+    word_ink = theme.INK if colour == 1 else (255, 255, 255)
+    draw.text((w * s / 2, h * s - inset - band / 2), theme.SIX_COLOUR_WORDS[colour],
+              font=font(_word_size(int(band * 0.88), int(w * s * 0.86)), bold=True),
+              fill=word_ink, anchor="mm")
     return _done(image, w, h)
+
+
+@lru_cache(maxsize=64)
+def _word_size(size: int, room: int) -> int:
+    """The largest font size up to `size` at which every colour word fits in `room` px."""
+    while size > 6 and max(font(size, bold=True).getlength(word)
+                           for word in theme.SIX_COLOUR_WORDS) > room:
+        size -= 1
+    return size
 
 
 SUSPENSE_FACES = {"⚪": ((252, 250, 242), theme.INK), "⚫": ((34, 34, 40), (246, 246, 240)),

@@ -8,11 +8,12 @@ from collections.abc import Iterator
 from typing import Any
 
 
-def random_states(engine: Any, n_players: int, seed: int, moves: int) -> Iterator[Any]:
+def random_states(engine: Any, n_players: int, seed: int, moves: int,
+                  options: Any = None) -> Iterator[Any]:
     """The state after each of up to `moves` seeded random legal moves, stopping before the
     move that would end the game (a finished table has nothing left to hide)."""
     rng = random.Random(seed)
-    state = engine.new_game(n_players, seed)
+    state = engine.new_game(n_players, seed, options)
     for _ in range(moves):
         seat = rng.choice(sorted(engine.to_act(state)))
         following = engine.apply(state, seat,
@@ -23,9 +24,10 @@ def random_states(engine: Any, n_players: int, seed: int, moves: int) -> Iterato
         yield state
 
 
-def random_state(engine: Any, n_players: int, seed: int, moves: int) -> Any:
+def random_state(engine: Any, n_players: int, seed: int, moves: int,
+                 options: Any = None) -> Any:
     """The last state `random_states` reaches (the new game if it reaches none)."""
-    state = engine.new_game(n_players, seed)
-    for state in random_states(engine, n_players, seed, moves):  # noqa: B007
+    state = engine.new_game(n_players, seed, options)
+    for state in random_states(engine, n_players, seed, moves, options):  # noqa: B007
         pass
     return state

@@ -1,7 +1,7 @@
 """The common picture layout: panels stacked top to bottom, each a title line, a row (or
 rows) of cards with an optional caption under each, and a note line. Taboo, Hidden Rules,
 Suspense and Suit Taboo draw their boards and hands with it (Six Suit's 12-player board has
-its own two-column layout)."""
+its own grid of panels, laid out for a phone's preview)."""
 
 from __future__ import annotations
 

@@ -72,6 +72,10 @@ class LiveTable:
     # (nonce, version) of a channel board post to be tried again with the same nonce
     # (bot.delivery); in memory only: after a restart the janitor's scan finds such a post
     board_nonce: tuple[str, int] | None = None
+    # (time.monotonic) until when an AI seat holds a move that would end the humans' chance
+    # to act on the last one (Hidden Rules' enforcement window; TableService._ai_hold_left);
+    # in memory only: after a restart the humans get the whole hold again
+    ai_hold_until: float | None = None
 
     # ---------------------------------------------------------------- changes
     def draft(self) -> LiveTable:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.log_window import LogWindow
 from bot.ratings import RatingJob
 from bot.replay.record import (
     RECORD_FORMAT,
@@ -72,6 +73,9 @@ class SaveFailed(TableError):
                          "in a moment.")
 
 
+# How long a human who opened their move panel to act on the last move (Hidden Rules: to
+# enforce) holds the AI seats' next move, at least: time to name the rule and type a hint.
+PANEL_HOLD_SECONDS = 30.0
 SAVE_RETRY_SECONDS = (1.0, 2.0, 5.0, 10.0, 30.0)  # an AI seat's waits after failed saves
 
 
@@ -544,9 +548,12 @@ class TableService:
 
     # ------------------------------------------------------------------ playing
     async def act(self, table_id: int, user_id: int, action: Any, *,
-                  version: int | None = None) -> tuple[LiveTable, str, list[str]]:
+                  version: int | None = None, hook: Any = None
+                  ) -> tuple[LiveTable, str, list[str]]:
         """A human's move. Returns the table, a short text of what was done, and the texts
-        of the private events only this player was told (e.g. the card they drew)."""
+        of the private events only this player was told (e.g. the card they drew). `hook`
+        (bot.hooks) becomes the table's as the move is saved, before the delivery it
+        schedules can run, so that delivery may post with the move's token."""
         table = self.get(table_id)
         async with table.lock:
             if not table.playing:
@@ -565,6 +572,8 @@ class TableService:
             draft.meta.setdefault("expired_turns", {}).pop(str(seat), None)
             text = shown(table.engine.describe(table.state, action), table.names)
             events = await self._commit(table, seat, action, draft)
+            if hook is not None:
+                table.hook = hook  # no await since the delivery was scheduled
         secrets = [shown(e.text, table.names) for e in events
                    if e.visible_to is not None and seat in e.visible_to]
         return table, text, secrets
@@ -611,7 +620,11 @@ class TableService:
                 for who in event.visible_to:
                     draft.pending_private[who].append(event)
         self._reset_deadline(draft, actor=seat)
+        opened = self._optional_humans(draft, draft.state) - self._optional_humans(table,
+                                                                                   table.state)
         await self._save(table, draft)
+        if opened:
+            table.ai_hold_until = time.monotonic() + self.settings.ai_hold_seconds
         if engine.outcome(table.state) is not None:
             await self._finish(table)
         else:
@@ -667,10 +680,13 @@ class TableService:
             return
         table.ai_task = asyncio.create_task(self._run_ai(table), name=f"ai-{table.id}")
 
-    def _next_ai_seat(self, table: LiveTable) -> tuple[int, bool] | None:
+    def _next_ai_seat(self, table: LiveTable, *,
+                      optional: bool = False) -> tuple[int, bool] | None:
+        """The AI seat to move next and whether the game waits for it: seats the game waits
+        for first, then those that may act (only those with `optional`)."""
         engine = table.engine
         waiting = engine.waiting_for(table.state)
-        for seat in sorted(waiting):
+        for seat in sorted(() if optional else waiting):
             if table.is_ai(seat):
                 return seat, True
         declined_version, declined = table.ai_declined
@@ -691,8 +707,15 @@ class TableService:
                     pick = self._next_ai_seat(table)
                     if pick is None or table.finished:
                         return
-                    seat, _required = pick
+                    seat, required = pick
                     state, version = table.state, table.version
+                    hold = self._ai_hold_left(table) if required else 0.0
+                    if hold > 0 and (other := self._next_ai_seat(table, optional=True)):
+                        # while it holds, AI seats that may act on the last move do
+                        seat, hold = other[0], 0.0
+                if hold > 0:
+                    await asyncio.sleep(min(hold, 1.0))
+                    continue
                 rng = random.Random(f"{table.meta.get('seed')}:{version}:{seat}")
                 action = await self._ai_move(table.engine, state, seat, rng)
                 async with table.lock:
@@ -708,9 +731,11 @@ class TableService:
                             await self._commit(table, seat, action, by="ai")
                         except SaveFailed:
                             raise
-                        except TableError as exc:
-                            log.error("table %s: AI seat %s chose an illegal move: %s",
-                                      table.id, seat, exc)
+                        except TableError:
+                            # not the refusal's text: it may name the move, a
+                            # card from the AI seat's hidden hand
+                            log.error("table %s: AI seat %s chose a move the rules "
+                                      "refused; it plays the default move", table.id, seat)
                             fallback = table.engine.default_action(table.state, seat)
                             await self._commit(table, seat, fallback, by="ai")
                         failures = 0
@@ -726,6 +751,37 @@ class TableService:
             raise
         except Exception:
             log.exception("table %s: AI task failed", table.id)
+
+    @staticmethod
+    def _optional_humans(table: LiveTable, state: Any) -> frozenset[int]:
+        """Human seats that may act now without being waited for (Hidden Rules: enforcing
+        against the card just played); empty when the game is over."""
+        engine = table.engine
+        if not table.playing or engine.outcome(state) is not None:
+            return frozenset()
+        return frozenset(s for s in engine.to_act(state) - engine.waiting_for(state)
+                         if not table.is_ai(s))
+
+    def _ai_hold_left(self, table: LiveTable) -> float:
+        """Seconds an AI seat still holds a move that would end the humans' chance to act on
+        the last one. Without it an AI playing next (after `AI_DELAY`, 1.5 s) closed Hidden
+        Rules' enforcement window before a person could open their panel, name the rule
+        and type a hint: a human could never enforce against a card an AI followed. The
+        hold ends early once every such human has acted (or passed)."""
+        if self.settings.ai_hold_seconds <= 0 or not self._optional_humans(table, table.state):
+            return 0.0
+        now = time.monotonic()
+        if table.ai_hold_until is None:  # after a restart: the humans get the whole hold
+            table.ai_hold_until = now + self.settings.ai_hold_seconds
+        return table.ai_hold_until - now
+
+    def hold_ai_for(self, table: LiveTable, seat: int) -> None:
+        """A human who may act on the last move opened their move panel: hold the AI seats'
+        next move long enough for them to finish (a hint is typed in a form)."""
+        if self.settings.ai_hold_seconds > 0 and seat in self._optional_humans(table,
+                                                                                table.state):
+            until = time.monotonic() + max(self.settings.ai_hold_seconds, PANEL_HOLD_SECONDS)
+            table.ai_hold_until = max(table.ai_hold_until or 0.0, until)
 
     async def _ai_move(self, engine, state, seat: int, rng: random.Random):
         """Hard decisions search for up to ~300 ms: they run in the worker process (see
@@ -897,8 +953,9 @@ class TableService:
                 table.delivery_failures += 1
                 if table.delivery_failures <= RETRY_LIMIT:
                     delay = min(30.0, 2.0 * table.delivery_failures)
-                    log.warning("table %s: delivery failed (%s); retrying in %.0f s",
-                                table.id, exc, delay)
+                    if DELIVERY_FAILURES.note(failure_text(exc)[:120]):
+                        log.warning("table %s: delivery failed (%s); retrying in %.0f s",
+                                    table.id, failure_text(exc), delay)
                     asyncio.get_running_loop().call_later(delay, self.schedule_delivery, table)
                 else:
                     log.exception("table %s: delivery failed", table.id)
@@ -1086,3 +1143,24 @@ def channel_unusable(exc: BaseException) -> str | None:
         return ("I can't post in its channel (I need the View Channel, Send Messages and "
                 "Embed Links permissions there)")
     return None
+
+
+def failure_text(exc: BaseException) -> str:
+    """A failed delivery's cause for the log, never empty: a bare TimeoutError's text is ""
+    (which made "delivery failed ()" lines that said nothing)."""
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _delivery_summary(counts, total: int) -> None:
+    failed = sum(counts.values())
+    shown = min(failed, DELIVERY_FAILURES.limit or failed)
+    causes = "; ".join(f"{n}× {cause}" for cause, n in counts.most_common(5))
+    log.warning("%d delivery attempt(s) failed in the last %.0f s and were retried (%d shown "
+                "above one by one; %d since the bot started): %s", failed,
+                DELIVERY_FAILURES.seconds, shown, total, causes)
+
+
+# Under load (Discord or this machine slow) deliveries fail and are retried in bursts: the
+# first few of a minute are logged with their table, then only the minute's count by cause.
+DELIVERY_FAILURES = LogWindow(60.0, _delivery_summary, limit=10)

@@ -147,7 +147,9 @@ class BotRunner:
 
     def settings(self, **overrides) -> Settings:
         values = dict(discord_token="fake-token", **self.database.settings, ai_delay=0.0,
-                      turn_seconds=0, timer_tick=0.05, dev_guild_id=self.world.guild.id,
+                      # AI seats move at once, also while a human could still enforce
+                      # (test_hidden_rules: test_an_ai_holds_its_card_while_a_human_may_enforce)
+                      ai_hold_seconds=0.0, turn_seconds=0, timer_tick=0.05, dev_guild_id=self.world.guild.id,
                       log_level="INFO", game_seed=int(os.environ.get("E2E_GAME_SEED", "1")),
                       # tests click fast on purpose; test_abuse checks the cooldowns
                       command_cooldown=0,

@@ -527,3 +527,89 @@ async def test_the_quiet_table_counts_what_was_typed_and_escapes_it_only_for_dis
     assert "**no-one**" not in board and "@everyone" not in board
     history = await d.history(player)
     assert "\\*\\*no\\-one\\*\\*" in history and "@everyone" not in history
+
+
+async def _to_a_human_card_an_ai_follows(fake, world, d: TableDriver, users, player: int,
+                                         watcher: int, ai: int) -> None:
+    """Drive the game by slash commands until `player` has just played a card, the AI seat
+    `ai` is to play next and `watcher` may still enforce against it."""
+    for _ in range(300):
+        s, engine = d.table.state, d.table.engine
+        to_act = engine.to_act(s)
+        if s.phase == "choose":
+            for seat in sorted(to_act):
+                if not d.table.is_ai(seat):
+                    await keep_by_slash(fake, world, users[seat])
+        elif s.phase == "pending":
+            if not d.table.is_ai(s.last.seat):
+                await ok(fake, world, users[s.last.seat], "accept")
+        elif s.to_play in (player, watcher):
+            await play_by_slash(fake, world, d, users[s.to_play])
+            if (s.to_play == player and d.table.state.to_play == ai
+                    and watcher in engine.to_act(d.table.state)):
+                return
+        elif s.to_play < 0 and s.next_starter() != ai:
+            await ok(fake, world, users[s.next_starter()], "next")
+        else:
+            for seat in (player, watcher):  # let the AI move now (no hold)
+                if seat in engine.to_act(d.table.state):
+                    await ok(fake, world, users[seat], "pass")
+        await asyncio.sleep(0.1)
+    raise AssertionError("the AI never came to play right after a human")
+
+
+async def test_an_ai_holds_its_card_while_a_human_may_enforce(fake, world, bots):
+    """Attack of the clock: an AI seat played its card `AI_DELAY` (1.5 s) after the card
+    before it, which closed the enforcement window on that card; a person needs a few
+    clicks and a typed hint, so nobody could ever enforce against a card an AI followed.
+    The AI now holds its move while a human may still enforce (`AI_HOLD_SECONDS`), longer
+    once they open their panel, and moves as soon as they pass."""
+    await bots.start(ai_delay=0.2, ai_hold_seconds=3.0)
+    d = driver(fake, world, bots)
+    users = [world.alice, world.bob, None]
+    await d.open(world.alice, [world.bob], ai=1, options="turn_seconds=0 target=6 max_turns=200")
+    assert [s["ai"] for s in d.table.seats] == [False, False, True]
+
+    # bob plays, the AI is next, alice may enforce: she passes, and the AI plays at once
+    await _to_a_human_card_an_ai_follows(fake, world, d, users, 1, 0, 2)
+    version = d.table.version
+    await asyncio.sleep(1.0)  # five times AI_DELAY
+    assert d.table.version == version, "the AI held its card"
+    await ok(fake, world, world.alice, "pass")
+    start = asyncio.get_running_loop().time()
+    while d.table.state.to_play == 2:
+        await asyncio.sleep(0.05)
+        assert asyncio.get_running_loop().time() - start < 2.0, "no hold once she passed"
+
+    # again; this time alice takes her time in the panel (past the 3 s hold) and enforces
+    await _to_a_human_card_an_ai_follows(fake, world, d, users, 1, 0, 2)
+    panel = await open_panel(d, world.alice)
+    await asyncio.sleep(4.0)  # reading, then typing the hint
+    assert d.table.state.to_play == 2 and d.table.state.phase == "play", "the AI waited"
+    top = next(b for b in panel.message.buttons() if b["label"] == "Enforce")
+    step = await fake.click(world.alice, panel.message, top["custom_id"])
+    pick = next(b for b in step.message.buttons() if b["label"] == "Rule of bob")
+    form = await fake.click(world.alice, step.message, pick["custom_id"])
+    done = await fake.submit_modal(world.alice, form.modal.custom_id, {"text": "a heart"})
+    assert done.ephemeral and "✅" in done.text, done.text
+    await fake.settle()
+    assert d.table.state.phase == "pending"
+    assert "alice enforces bob's rule" in await d.history()
+
+
+async def test_while_an_ai_holds_its_card_the_other_ai_seats_may_enforce(fake, world, bots):
+    """Any player may enforce: an AI seat to play next used to move before the other AI
+    seats had their say on the last card. While it holds for a human, they have it."""
+    await bots.start(ai_delay=0.1, ai_hold_seconds=5.0)
+    d = driver(fake, world, bots)
+    users = [world.alice, world.bob, None, None]
+    await d.open(world.alice, [world.bob], ai=2, options="turn_seconds=0 target=6 max_turns=200")
+    await _to_a_human_card_an_ai_follows(fake, world, d, users, 1, 0, 2)
+    for _ in range(60):
+        s = d.table.state
+        if s.phase == "pending" or 3 not in d.table.engine.to_act(s):
+            break
+        await asyncio.sleep(0.05)
+    s = d.table.state
+    assert s.phase == "pending" or 3 not in d.table.engine.to_act(s), "seat 3 had its say"
+    assert s.to_play == 2 or s.phase == "pending", "the AI to play still holds"

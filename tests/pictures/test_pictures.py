@@ -129,33 +129,33 @@ def test_six_suit_board_shows_each_top_card_in_its_place():
     differ, and no region shows a card back (no pile is hidden); under a pile that covers
     cards their edges and the count are drawn, under one that covers none only panel."""
     from bot.pictures import theme
-    from bot.pictures.canvas import PAD, flat
+    from bot.pictures.canvas import flat
     from cogs.six_suit import pictures as six
 
     engine = ENGINES["six_suit"]
     state = played_state("six_suit", 12, moves=120)
     view = engine.view(state, None)
     image = _image(GAMES["six_suit"].board_picture(view, names_for(12)))
+    grid = six.layout(12)
+    assert image.size == (grid.width, grid.height)
 
     def as_shown(sprite):  # the sprite laid on the panel, in the palette
         return flat(sprite, theme.PANEL).convert("RGB")
 
     back = as_shown(cards.back(six.CW, six.CH))
     seen = deep = 0
-    for k, seat in enumerate(view["seats"]):  # solo game: seats in order, two columns
+    for k, seat in enumerate(view["seats"]):  # solo game: seats in order
         if not seat["alive"]:
             continue
-        x0 = PAD + (k % 2) * (six.PANEL_W + 14) + 12
-        y0 = six.TOP_H + (k // 2) * (six.PANEL_H + 12) + 12 + 30 + 6
-        regions = [image.crop((x0 + p * (six.CW + six.GAP), y0,
-                               x0 + p * (six.CW + six.GAP) + six.CW, y0 + six.CH))
-                   for p in range(6)]
+        boxes = [(*grid.pile_xy(k, p), grid.pile_xy(k, p)[0] + six.CW,
+                  grid.pile_xy(k, p)[1] + six.CH) for p in range(6)]
+        regions = [image.crop(box) for box in boxes]
         for p, region in enumerate(regions):
             expected = as_shown(six._sprite(seat["piles"][p], six.CW, six.CH))
             body = (0, 0, six.CW, six.CH - 8)  # (a deep pile's corners lie on card edges)
             assert ImageChops.difference(region.crop(body), expected.crop(body)).getbbox() is None
-            below = image.crop((x0 + p * (six.CW + six.GAP), y0 + six.CH + 1,
-                                x0 + p * (six.CW + six.GAP) + six.CW, y0 + six.PILE_H))
+            x0, y0, x1, y1 = boxes[p]
+            below = image.crop((x0, y1 + 1, x1, y0 + six.LINE_H))
             drawn = {c for _, c in below.getcolors(1 << 16)} != {theme.PANEL}
             assert drawn == bool(seat["depth"][p]), (k, p, seat["depth"])
             assert ImageChops.difference(region, back).getbbox() is not None
@@ -164,6 +164,77 @@ def test_six_suit_board_shows_each_top_card_in_its_place():
             seen += 1
             deep += bool(seat["depth"][p])
     assert seen >= 6 and deep >= 3
+
+
+@pytest.mark.parametrize("n", range(2, 13))
+def test_six_suit_board_layout_keeps_cards_large_at_phone_size(n):
+    """Discord scales an embed's picture to the chat's width (about 400 px on a phone) and
+    a tall one to the preview's height: from 9 players on, the board is about square (four
+    or three columns of panels with their piles in 3 x 2), so a top card stays at least 26 px
+    wide in a 400 x 400 preview (a 12-player board of two long columns showed them at 20).
+    Every pile has its own place: none overlaps another, each lies inside its panel, and the
+    panels inside the picture and apart."""
+    from cogs.six_suit import pictures as six
+
+    grid = six.layout(n)
+    assert grid.cols * grid.rows >= n and grid.rows - 1 < -(-n // grid.cols)
+    assert grid.width <= 1400 and grid.height <= 2000
+    if n >= 9:
+        assert 0.8 <= grid.height / grid.width <= 1.4, (grid.width, grid.height)
+    assert six.CW * grid.phone_scale((400, 400)) >= 26
+    assert six.CW * grid.phone_scale((400, 550)) >= 27
+    piles, panels = [], []
+    for k in range(n):
+        px, py = grid.panel_xy(k)
+        panel = (px, py, px + grid.panel_w, py + grid.panel_h)
+        assert panel[0] >= 0 and panel[2] <= grid.width and panel[1] >= grid.top_h
+        assert panel[3] <= grid.height
+        panels.append(panel)
+        for p in range(6):
+            x, y = grid.pile_xy(k, p)
+            box = (x, y, x + six.CW, y + six.LINE_H)
+            assert panel[0] < box[0] and box[2] < panel[2] and panel[1] < box[1] < box[3] < panel[3]
+            piles.append(box)
+
+    def apart(a, b) -> bool:
+        return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+
+    for boxes in (piles, panels):
+        for a, b in itertools.combinations(boxes, 2):
+            assert apart(a, b), (a, b)
+
+
+def test_six_suit_team_mates_share_a_row_and_ghosts_show():
+    """With three teams of four at 12 players each row of the board is one team (team-mates
+    are drawn in reading order), and an eliminated player's panel is the dim ghost panel
+    with no card in it."""
+    from bot.pictures import theme
+    from bot.pictures.samples import random_state
+    from cogs.six_suit import pictures as six
+
+    engine = ENGINES["six_suit"]
+    grid = six.layout(12)
+    assert grid.cols == 4
+    state = None
+    for seed in range(20):
+        state = random_state(engine, 12, seed, 200, {"teams": 3})
+        if not all(state.alive):
+            break
+    view = engine.view(state, None)
+    image = _image(GAMES["six_suit"].board_picture(view, names_for(12)))
+    order = sorted(view["seats"], key=lambda s: (s["team"], s["seat"]))
+    for k, seat in enumerate(order):
+        assert seat["team"] == k // grid.cols
+        x, y = grid.panel_xy(k)
+        inside = image.crop((x + 8, y + six.INNER + six.TITLE_H, x + grid.panel_w - 8,
+                             y + six.INNER + six.TITLE_H + 2 * six.LINE_H))
+        colours = {c for _, c in inside.getcolors(1 << 16)}
+        if seat["alive"]:
+            assert theme.FACE in colours
+        else:
+            assert theme.FACE not in colours and theme.PANEL_DIM in colours
+    assert not all(s["alive"] for s in order)
+
 
 
 @pytest.mark.parametrize("game", [g for g in GAMES if g != "six_suit"])

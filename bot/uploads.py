@@ -1,0 +1,69 @@
+"""Whether a table's channel takes the board's picture (Attach Files), and when to try again.
+
+A channel that denies the bot Attach Files makes Discord refuse any message carrying a file
+(403, 50013). The board then goes as text and the table remembers the refusal (meta
+`no_uploads`, kept across restarts), so it does not collect a refusal on every move:
+Discord bans a bot that collects 10,000 401/403/429 answers in 10 minutes.
+
+A moderator may grant Attach Files later. The gateway keeps the bot's view of the server's
+permissions current (CHANNEL_UPDATE carries a channel's overwrites, GUILD_ROLE_UPDATE a
+role's, GUILD_MEMBER_UPDATE the bot's roles), so each board reads the permission from that
+cache, with no REST call, and tries its picture again once the cache allows it.
+
+What is remembered with the refusal is the bot's permissions in the channel as cached at
+that moment. Only a change from them is worth another try: where the cache does not show
+the denial (it allowed Attach Files when Discord refused), the picture is tried again once
+per change of the bot's permissions there, never on every move.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+if TYPE_CHECKING:
+    from bot.tables.live import LiveTable
+
+log = logging.getLogger("cardtable.delivery")
+
+NO_UPLOADS = "no_uploads"  # table meta: its channel refused a board's picture
+MISSING_PERMISSIONS = 50013  # Discord's error code, e.g. a file without Attach Files
+
+
+def cached_permissions(client: discord.Client, table: LiveTable) -> discord.Permissions | None:
+    """The bot's permissions in the table's channel as the gateway's cache has them (a
+    thread's are its parent channel's overwrites); None if the cache does not hold it."""
+    for channel_id in (table.row.channel_id, table.row.parent_id):
+        channel = client.get_channel(channel_id) if channel_id else None
+        guild = getattr(channel, "guild", None)
+        if channel is not None and guild is not None and guild.me is not None:
+            return channel.permissions_for(guild.me)
+    return None
+
+
+def refused(client: discord.Client, table: LiveTable) -> None:
+    """Discord refused the board's picture: remember it, with the permissions cached now."""
+    permissions = cached_permissions(client, table)
+    table.meta[NO_UPLOADS] = {"cached": permissions.value if permissions is not None else None}
+    log.warning("table %s: its channel refuses uploads (Attach Files): boards go without "
+                "pictures", table.id)
+
+
+def allowed(client: discord.Client, table: LiveTable) -> bool:
+    """Whether the next board may carry a picture: never refused, or refused while the
+    bot's cached permissions were other than they are now and now allow Attach Files."""
+    was = table.meta.get(NO_UPLOADS)
+    if not was:
+        return True
+    permissions = cached_permissions(client, table)
+    if permissions is None or not permissions.attach_files:
+        return False
+    # a table saved before the permissions were remembered says only True: try once
+    if isinstance(was, dict) and was.get("cached") == permissions.value:
+        return False
+    del table.meta[NO_UPLOADS]
+    log.info("table %s: Attach Files is allowed in its channel now: boards go with pictures "
+             "again", table.id)
+    return True
