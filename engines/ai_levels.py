@@ -8,12 +8,12 @@
   AI's move and its next best ones by the game's own ranking (`AiPlayer.rank`). Each is
   played in the same sampled worlds (`engine.determinize` of the real state, or the game's
   own `AiPlayer.worlds` sampler built on it: the AI never sees a hidden card) with the
-  same random streams, then every seat plays on with the normal policy (or the game's cheaper `AiPlayer.playout`) until the game's horizon (the
-  seat's next turn, the end of the match, a number of actions: its `SearchPlan`), where
-  `engine.ai_value` judges it. The normal move is kept unless another one gains on it by
-  more than `z` standard errors of the paired differences. The size of the search is a
-  number of worlds, candidates and simulated actions, never wall-clock time, so a decision
-  is reproducible from its rng.
+  same random streams, then every seat plays on with the normal policy (or the game's
+  cheaper `AiPlayer.playout`) until the game's horizon (the seat's next turn, the end of
+  the match, a number of actions: its `SearchPlan`), where `engine.ai_value` judges it.
+  The normal move is kept unless another one gains on it by more than `z` standard errors
+  of the paired differences. The size of the search is a number of worlds, candidates and
+  simulated actions, never wall-clock time, so a decision is reproducible from its rng.
 """
 
 from __future__ import annotations
