@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.log_window import LogWindow
 from bot.ratings import RatingJob
 from bot.replay.record import (
     RECORD_FORMAT,
@@ -548,9 +549,12 @@ class TableService:
 
     # ------------------------------------------------------------------ playing
     async def act(self, table_id: int, user_id: int, action: Any, *,
-                  version: int | None = None) -> tuple[LiveTable, str, list[str]]:
+                  version: int | None = None, hook: Any = None
+                  ) -> tuple[LiveTable, str, list[str]]:
         """A human's move. Returns the table, a short text of what was done, and the texts
-        of the private events only this player was told (e.g. the card they drew)."""
+        of the private events only this player was told (e.g. the card they drew). `hook`
+        (bot.hooks) becomes the table's as the move is saved, before the delivery it
+        schedules can run, so that delivery may post with the move's token."""
         table = self.get(table_id)
         async with table.lock:
             if not table.playing:
@@ -569,6 +573,8 @@ class TableService:
             draft.meta.setdefault("expired_turns", {}).pop(str(seat), None)
             text = shown(table.engine.describe(table.state, action), table.names)
             events = await self._commit(table, seat, action, draft)
+            if hook is not None:
+                table.hook = hook  # no await since the delivery was scheduled
         secrets = [shown(e.text, table.names) for e in events
                    if e.visible_to is not None and seat in e.visible_to]
         return table, text, secrets
@@ -948,8 +954,9 @@ class TableService:
                 table.delivery_failures += 1
                 if table.delivery_failures <= RETRY_LIMIT:
                     delay = min(30.0, 2.0 * table.delivery_failures)
-                    log.warning("table %s: delivery failed (%s); retrying in %.0f s",
-                                table.id, exc, delay)
+                    if DELIVERY_FAILURES.note(failure_text(exc)[:120]):
+                        log.warning("table %s: delivery failed (%s); retrying in %.0f s",
+                                    table.id, failure_text(exc), delay)
                     asyncio.get_running_loop().call_later(delay, self.schedule_delivery, table)
                 else:
                     log.exception("table %s: delivery failed", table.id)
@@ -1139,3 +1146,24 @@ def channel_unusable(exc: BaseException) -> str | None:
         return ("I can't post in its channel (I need the View Channel, Send Messages and "
                 "Embed Links permissions there)")
     return None
+
+
+def failure_text(exc: BaseException) -> str:
+    """A failed delivery's cause for the log, never empty: a bare TimeoutError's text is ""
+    (which made "delivery failed ()" lines that said nothing)."""
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _delivery_summary(counts, total: int) -> None:
+    failed = sum(counts.values())
+    shown = min(failed, DELIVERY_FAILURES.limit or failed)
+    causes = "; ".join(f"{n}× {cause}" for cause, n in counts.most_common(5))
+    log.warning("%d delivery attempt(s) failed in the last %.0f s and were retried (%d shown "
+                "above one by one; %d since the bot started): %s", failed,
+                DELIVERY_FAILURES.seconds, shown, total, causes)
+
+
+# Under load (Discord or this machine slow) deliveries fail and are retried in bursts: the
+# first few of a minute are logged with their table, then only the minute's count by cause.
+DELIVERY_FAILURES = LogWindow(60.0, _delivery_summary, limit=10)

@@ -22,7 +22,7 @@ from bot.ui.components import (
     on_clicked_message,
 )
 from bot.ui.names import clean_name, escape_markdown, pings, safe_name
-from bot.ui.replies import reply, reply_error
+from bot.ui.replies import ACK_AFTER, acknowledge, edit_answer, reply, reply_error
 from bot.ui.text import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
@@ -401,7 +401,7 @@ class TableInteractions:
             view.add_item(_retry_dms_button(table, row=2))
         hand = render.private_embed(table, seat)  # your hand above your choices
         if edit:
-            await interaction.response.edit_message(content=text, embed=hand, view=view)
+            await edit_answer(interaction, content=text, embed=hand, view=view)
         else:
             await interaction.response.send_message(text, embed=hand, view=view,
                                                     ephemeral=True)
@@ -441,9 +441,17 @@ class TableInteractions:
 
     async def _perform(self, interaction: discord.Interaction, table: LiveTable, action: Any,
                        *, version: int | None, edit: bool, hook: Hook) -> None:
-        _table, text, secrets = await self.service.act(table.id, interaction.user.id, action,
-                                                       version=version)
-        table.hook = hook  # before any await: the delivery task starts after this one yields
+        # The move is confirmed once it is saved, and the save waits for the disk (fsync):
+        # on a busy machine that took seconds, and the click's answer came after Discord's
+        # 3 s. So a save not done within ACK_AFTER has the click acknowledged first (a
+        # deferred answer), and the confirmation follows when the move is durable.
+        acting = asyncio.ensure_future(self.service.act(
+            table.id, interaction.user.id, action, version=version, hook=hook))
+        try:
+            _table, text, secrets = await asyncio.wait_for(asyncio.shield(acting), ACK_AFTER)
+        except TimeoutError:
+            await acknowledge(interaction, edit=edit)
+            _table, text, secrets = await acting
         confirmation = "\n".join([f"✅ {text}", *(f"🤫 {line}" for line in secrets)])
         seat = table.seat_of(interaction.user.id)
         try:
@@ -453,8 +461,7 @@ class TableInteractions:
                 await self.show_panel(interaction, table, seat, (), edit=True,
                                       note=confirmation)
             elif edit:
-                await interaction.response.edit_message(content=confirmation, embed=None,
-                                                        view=None)
+                await edit_answer(interaction, content=confirmation, embed=None, view=None)
             else:
                 await reply(interaction, confirmation, ephemeral=True)
         except (discord.HTTPException, TimeoutError) as exc:

@@ -154,8 +154,7 @@ async def test_an_answer_too_late_for_discord_is_one_warning_line_and_counted(
     await d.open(world.alice, [world.bob])
     user = d.seat_user(await d.next_human())
     version = d.table.version
-    monkeypatch.setattr(late, "EXPIRED", late.ExpiredAnswers())
-    monkeypatch.setattr(late, "SUMMARY_SECONDS", 0.3)
+    monkeypatch.setattr(late, "EXPIRED", late.ExpiredAnswers(seconds=0.3))
     caplog.set_level(logging.INFO)
     fake.ack_deadline = 0.0  # every answer arrives too late
     mark = fake.mark()
@@ -235,7 +234,7 @@ async def test_the_ai_takeover_note_is_not_sent_inside_the_table_lock(fake, worl
 
 
 async def test_a_hung_request_times_out_frees_its_budget_slot_and_is_retried(fake, world,
-                                                                            bots):
+                                                                            bots, caplog):
     # the channel path is what hangs here (a click's token would bypass it). The limit holds
     # for every call, the start's command sync too: 0.5 s failed that sync on a loaded
     # machine (load 30, 4 test workers); the stalled request never answers, so any limit
@@ -253,6 +252,10 @@ async def test_a_hung_request_times_out_frees_its_budget_slot_and_is_retried(fak
                             timeout=30), "the table's board never caught up after a hung request"
     budget = bot.request_budget
     assert await eventually(lambda: budget._slots._value == budget.per_second)
+    # the log says which call was late (it said "delivery failed ()": a bare TimeoutError)
+    failed = [r.getMessage() for r in caplog.records if "delivery failed" in r.getMessage()]
+    assert failed and all("RestTimeout: " in m and "/channels/{channel_id}/messages" in m
+                          and "no answer within 3 s" in m for m in failed), failed
 
 
 # ---------------------------------------------------------------------- cancel during a post
