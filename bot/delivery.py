@@ -184,7 +184,8 @@ class Publisher:
         # the board pings them in the channel instead, until a DM goes through again
         pinged = [uid for uid in key if modes.get(uid, CHANNEL) == CHANNEL
                   or (modes.get(uid) == DM and dms_paused(table, uid))]
-        uploads.need_embeds(self.bot, table)  # a board without its embeds shows nothing
+        if not table.finished:  # (a finished table is not paused: its result goes out)
+            uploads.need_embeds(self.bot, table)  # a board without its embeds shows nothing
         text = self._turn_text(table, key) if key else None
         embeds = render.board_embeds(table, text)
         content = {"view": render.board_view(table), "content": text,
