@@ -21,6 +21,7 @@ Each win rate has a Wilson 95 % interval. An AI seat "wins" when it is in Outcom
     python -m bench.ai                              # 300 games per row, 2 and 4 players
     python -m bench.ai --games 1000 --engines taboo --players 2
     python -m bench.ai --opponents hard --games 150 --engines taboo --players 2
+    python -m bench.ai --opponents hard --engines six_suit --players 2 --jobs 3  # same games
 """
 
 from __future__ import annotations
@@ -179,13 +180,12 @@ def _enforcement_record(state: Any, counter: Counter) -> None:
             counter[f"{own} wrong"] += 1
 
 
-def run(engine: Any, n: int, opponents: str, games: int, first_seed: int) -> dict:
-    """One row. A hard row also plays every game with the normal AI in the hard seat (the
-    same seed, so the same deals): the fair share to beat is that normal seat's win rate,
-    and `paired` is the mean difference, game by game, with its 95 % interval."""
+def _games(engine: Any, n: int, opponents: str, numbers: range, first_seed: int
+           ) -> tuple[Tally, list[float]]:
+    """Games `numbers` of a row (game g: seed first_seed + g, measured seat g % n)."""
     tally = Tally()
     diffs: list[float] = []
-    for g in range(games):
+    for g in numbers:
         me = g % n
         if opponents == "self":
             seats = dict.fromkeys(range(n), "normal")
@@ -197,6 +197,56 @@ def run(engine: Any, n: int, opponents: str, games: int, first_seed: int) -> dic
         if opponents == "hard":
             same = play(engine, n, first_seed + g, dict.fromkeys(range(n), "normal"), Tally())
             diffs.append(float(me in winners) - float(me in same))
+    return tally, diffs
+
+
+def _games_by_name(name: str, n: int, opponents: str, numbers: range, first_seed: int
+                   ) -> tuple[Tally, list[float]]:
+    from engines import ENGINES
+
+    return _games(ENGINES[name], n, opponents, numbers, first_seed)
+
+
+def _in_processes(name: str, n: int, opponents: str, games: int, first_seed: int, jobs: int
+                  ) -> tuple[Tally, list[float]]:
+    """The same games as one process plays (same seeds, same seats), split into `jobs`
+    contiguous blocks played by separate processes and merged in game order: only the
+    decision times differ (the processes share the CPU)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    step = -(-games // jobs)
+    blocks = [range(a, min(games, a + step)) for a in range(0, games, step)]
+    with ProcessPoolExecutor(max_workers=len(blocks)) as pool:
+        parts = list(pool.map(_games_by_name, [name] * len(blocks), [n] * len(blocks),
+                              [opponents] * len(blocks), blocks,
+                              [first_seed] * len(blocks)))
+    tally, diffs = Tally(), []
+    for part, part_diffs in parts:
+        tally.games += part.games
+        tally.wins += part.wins
+        tally.seat_wins.update(part.seat_wins)
+        tally.seat_games.update(part.seat_games)
+        tally.decisions += part.decisions
+        tally.walls += part.walls
+        tally.enforcement.update(part.enforcement)
+        for role, (total, count) in part.roles.items():
+            mine = tally.roles.setdefault(role, [0.0, 0])
+            mine[0] += total
+            mine[1] += count
+        diffs += part_diffs
+    return tally, diffs
+
+
+def run(engine: Any, n: int, opponents: str, games: int, first_seed: int, jobs: int = 1
+        ) -> dict:
+    """One row. A hard row also plays every game with the normal AI in the hard seat (the
+    same seed, so the same deals): the fair share to beat is that normal seat's win rate,
+    and `paired` is the mean difference, game by game, with its 95 % interval. With
+    `jobs` > 1 the same games are shared out to that many processes (`_in_processes`)."""
+    if jobs > 1:
+        tally, diffs = _in_processes(engine.name, n, opponents, games, first_seed, jobs)
+    else:
+        tally, diffs = _games(engine, n, opponents, range(games), first_seed)
     extra: dict[str, Any] = {}
     if diffs:
         hard_rate = sum(tally.seat_wins.values()) / tally.games
@@ -237,8 +287,12 @@ def main(argv: list[str] | None = None) -> int:
                         "is slow: ~0.1-0.5 s per hard decision, so it is asked for apart)")
     parser.add_argument("--seed", type=int, default=1000, help="first game seed (1000)")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes sharing each row's games (1); the same games and "
+                        "results, only the decision times are then measured under that load")
     args = parser.parse_args(argv)
-    print(f"# bench.ai — {machine()}; {args.games} games per row, AI seat rotating")
+    print(f"# bench.ai — {machine()}; {args.games} games per row, AI seat rotating"
+          + (f", {args.jobs} processes" if args.jobs > 1 else ""))
     results = []
     for name, engine in pick_engines(args.engines).items():
         counts = sorted({min(max(int(p), engine.min_players), engine.max_players)
@@ -246,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
         for n in counts:
             for opp in args.opponents.split(","):
                 wall = time.perf_counter()
-                r = run(engine, n, opp, args.games, args.seed)
+                r = run(engine, n, opp, args.games, args.seed, args.jobs)
                 r["wall_s"] = time.perf_counter() - wall
                 results.append(r)
                 low, high = r["ci95"]

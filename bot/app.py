@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import http_buckets, log_privacy, request_budget, rest_timeout, user_agent
-from bot.late_interactions import too_late
+from bot.late_interactions import is_expiry, note_expired, too_late
 from bot.settings import Settings
 from bot.storage import Storage
 
@@ -173,6 +173,9 @@ class CardTableBot(commands.Bot):
         from bot.ui.replies import SOMETHING_WENT_WRONG, Refusal, reply_error
 
         original = getattr(error, "original", error)
+        if is_expiry(original):  # its answer came too late: nothing more can be said
+            note_expired(interaction)
+            return
         if isinstance(original, TableError | OptionsError | Refusal):
             text = str(original)
         elif isinstance(error, app_commands.CommandNotFound):

@@ -22,6 +22,7 @@ from typing import Any
 
 import discord
 
+from bot.late_interactions import is_expiry, note_expired
 from bot.ui.replies import SOMETHING_WENT_WRONG, reply_error
 from bot.ui.text import OPTION_LIMIT, plain
 
@@ -136,10 +137,14 @@ class RematchButton(discord.ui.Button):
 
 async def route(interaction: discord.Interaction) -> bool:
     """Hand a component click to its handler; False if the custom id is not ours. A bug in
-    a handler gets the same friendly answer as a failing command, not "interaction failed"."""
+    a handler gets the same friendly answer as a failing command, not "interaction failed".
+    An answer refused because the interaction expired is no bug: one line, no traceback."""
     try:
         return await _route(interaction)
-    except Exception:
+    except Exception as exc:
+        if is_expiry(exc):
+            note_expired(interaction)
+            return True
         log.exception("component %s failed", (interaction.data or {}).get("custom_id"))
         await reply_error(interaction, SOMETHING_WENT_WRONG)
         return True

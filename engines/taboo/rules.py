@@ -1031,6 +1031,10 @@ class TabooEngine(Engine[TabooState, Action]):
         s.stock = pool[pos:]
         if s.drawn is not None and s.current != seat and s.phase != OVER:
             s.drawn = rng.choice(s.hands[s.current])
+        # The order of a later reshuffle of the discard pile is hidden too: with the real
+        # seed a search that plays past a reshuffle would know the new stock's order.
+        s.seed = rng.randrange(2**62)
+        s.rng_counter = 0
         return s
 
     def secret_labels(self, state: TabooState, seat: int | None) -> frozenset[str]:

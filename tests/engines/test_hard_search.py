@@ -1,0 +1,100 @@
+"""The hard AI level's search (engines.ai_levels) in Taboo and Six Suit (issue 19): it is
+reproducible from its rng, stays within its counted budget, and finds moves the normal AI
+misses in constructed positions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engines import ENGINES
+from engines.ai_levels import worlds_for
+
+
+def _hard(state):
+    clone = state.clone()
+    clone.options = clone.options.model_copy(update={"ai_level": "hard"})
+    return clone
+
+
+def _positions(name: str, n: int, seed: int, count: int):
+    """`count` states met in a normal-AI game, each with the seat to move."""
+    engine = ENGINES[name]
+    state = engine.new_game(n, seed)
+    rng = random.Random(seed)
+    out = []
+    while engine.outcome(state) is None and len(out) < count:
+        seat = sorted(engine.waiting_for(state) or engine.to_act(state))[0]
+        out.append((state, seat))
+        action = engine.ai_action(state, seat, random.Random(rng.random()))
+        if action is None:
+            action = engine.default_action(state, seat)
+        state = engine.apply(state, seat, action).state
+    return out
+
+
+@pytest.mark.parametrize(("name", "n"), [("taboo", 2), ("six_suit", 2), ("taboo", 3)])
+def test_hard_move_is_reproducible_from_its_rng(name, n):
+    engine = ENGINES[name]
+    for state, seat in _positions(name, n, 4, 60)[::6]:
+        hard = _hard(state)
+        first = engine.ai_action(hard, seat, random.Random(21))
+        assert engine.ai_action(hard, seat, random.Random(21)) == first
+
+
+@pytest.mark.parametrize(("name", "n"), [("taboo", 2), ("six_suit", 2)])
+def test_hard_search_stays_within_its_counted_budget(name, n, monkeypatch):
+    """At most worlds x candidates playouts of at most `depth` simulated actions each (plus
+    the candidate move itself), whatever the machine's speed."""
+    engine = ENGINES[name]
+    plan = engine.ai.plan
+    applied = []
+    real_apply = type(engine).apply
+
+    def counting(self, state, seat, action):
+        applied.append(1)
+        return real_apply(self, state, seat, action)
+
+    for state, seat in _positions(name, n, 6, 80)[::8]:
+        hard = _hard(state)
+        applied.clear()
+        monkeypatch.setattr(type(engine), "apply", counting)
+        engine.ai_action(hard, seat, random.Random(3))
+        monkeypatch.setattr(type(engine), "apply", real_apply)
+        budget = worlds_for(plan, state) * plan.candidates * (plan.depth + 1)
+        assert len(applied) <= budget
+
+
+def _taboo_keep_the_king_position():
+    """I hold A and the K I just drew; the row is K Q 8 and the opponent holds 3 cards.
+    Capturing the K at once leaves me a lone ace that almost never captures (I go on drawing
+    and placing, stuck at one card). Placing the ace instead keeps the K, which captures the
+    row's K (with Q + A) on my next turn: my last card, so I go out and win."""
+    from tests.engines.test_taboo import USE, deal
+
+    stock = ("2h 3h 4h 5h 6h 7h 8h 9h 10h 2d 3d 4d 5d 6d 7d 8d 9d 10d Ad 2c 3c 4c 5c 6c")
+    return deal(["As Kh", "9c 10c 7c"], row="Kc Qc 8s", stock=stock,
+                discard="Js Jh Qs Qh Qd Kd Ks", current=0, phase=USE, drawn="Kh")
+
+
+def test_taboo_hard_keeps_its_last_capture_instead_of_being_stuck_with_a_dead_card():
+    from engines.taboo.rules import Capture, Place
+
+    engine = ENGINES["taboo"]
+    state = _taboo_keep_the_king_position()
+    for seed in range(3):
+        normal = engine.ai_action(state, 0, random.Random(seed))
+        hard = engine.ai_action(_hard(state), 0, random.Random(seed))
+        assert isinstance(normal, Capture) and normal.card.rank == 13
+        assert isinstance(hard, Place) and hard.card.rank == 1
+
+
+def test_taboo_worlds_do_not_know_the_order_of_a_later_reshuffle():
+    """A sampled world carries a fresh seed: the real seed fixes how the discard pile will be
+    shuffled into the next stock, which no player can know."""
+    engine = ENGINES["taboo"]
+    state = _taboo_keep_the_king_position()
+    worlds = [engine.determinize(state, 0, random.Random(k)) for k in range(3)]
+    assert all(w.seed != state.seed for w in worlds)
+    assert len({w.seed for w in worlds}) == 3
