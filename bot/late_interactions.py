@@ -10,11 +10,12 @@ One whose answer is refused as expired is logged in one line and counted (`note_
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import logging
 
 import discord
+
+from bot.log_window import LogWindow
 
 log = logging.getLogger("cardtable.interactions")
 
@@ -50,14 +51,11 @@ _REMEMBERED = 4096  # interactions remembered as expired (their later answers ar
 
 
 class ExpiredAnswers:
-    """Interactions whose answer came too late, counted for the periodic summary."""
+    """Interactions whose answer came too late: one line each, a count per window."""
 
-    def __init__(self) -> None:
+    def __init__(self, seconds: float = SUMMARY_SECONDS) -> None:
         self.ids: dict[int, None] = {}  # insertion-ordered: the oldest are forgotten first
-        self.total = 0
-        self.window = 0  # since the last summary
-        self._summary: asyncio.TimerHandle | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self.window = LogWindow(seconds, self._summary)
 
     def note(self, interaction: discord.Interaction) -> None:
         if interaction.id in self.ids:
@@ -65,30 +63,18 @@ class ExpiredAnswers:
         self.ids[interaction.id] = None
         if len(self.ids) > _REMEMBERED:
             del self.ids[next(iter(self.ids))]
-        self.total += 1
-        self.window += 1
+        self.window.note()
         age = (utcnow() - interaction.created_at).total_seconds()
         log.warning("interaction %s (%s by %s) expired before the bot's answer reached "
                     "Discord (%.1f s after it was made, window %.0f s): the person saw "
                     "\"This interaction failed\"", interaction.id, describe(interaction),
                     interaction.user.id if interaction.user else "?", age, WINDOW_SECONDS)
-        self._schedule_summary()
 
-    def _schedule_summary(self) -> None:
-        loop = asyncio.get_running_loop()
-        if self._summary is not None and self._loop is loop and not loop.is_closed():
-            return
-        self._loop = loop
-        self._summary = loop.call_later(SUMMARY_SECONDS, self.summarise)
-
-    def summarise(self) -> None:
-        self._summary = None
-        if self.window:
-            log.warning("%d interaction(s) expired unanswered in the last %.0f s (%d since "
-                        "the bot started): it answered later than Discord's %.0f s, e.g. "
-                        "short of CPU or with a stalled event loop", self.window,
-                        SUMMARY_SECONDS, self.total, WINDOW_SECONDS)
-        self.window = 0
+    def _summary(self, counts, total: int) -> None:
+        log.warning("%d interaction(s) expired unanswered in the last %.0f s (%d since the "
+                    "bot started): it answered later than Discord's %.0f s, e.g. short of "
+                    "CPU or with a stalled event loop", sum(counts.values()),
+                    self.window.seconds, total, WINDOW_SECONDS)
 
 
 EXPIRED = ExpiredAnswers()

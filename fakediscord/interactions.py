@@ -94,6 +94,7 @@ class InteractionsMixin(RestMixin):
     late_acks: list[PendingInteraction]
     ack_deadline: float | None
     token_lifetime: float
+    tokens_expired_before: float
 
     def _interaction_routes(self) -> list[tuple[str, str, Any]]:
         hook = r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)"
@@ -227,11 +228,17 @@ class InteractionsMixin(RestMixin):
         return data
 
     # -- webhooks (followups, @original) ------------------------------------------------
+    def expire_tokens(self) -> None:
+        """Every interaction token issued so far is past its 15 minutes from now on (as
+        after a long pause in a game); tokens of later interactions work as usual."""
+        self.tokens_expired_before = time.monotonic()
+
     def _hook_interaction(self, m: re.Match[str]) -> PendingInteraction:
         pending = self._by_token.get(m["token"])
         if pending is None or int(m["app"]) != self.application_id or pending.response_type is None:
             raise ApiError(404, 10015, "Unknown Webhook")
-        if time.monotonic() - pending.dispatched_at > self.token_lifetime:
+        if (time.monotonic() - pending.dispatched_at > self.token_lifetime
+                or pending.dispatched_at <= self.tokens_expired_before):
             # receiving-and-responding.mdx: tokens are valid for 15 minutes; Discord then
             # answers 401 / 50027 "Invalid Webhook Token".
             raise ApiError(401, 50027, "Invalid Webhook Token")

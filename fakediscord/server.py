@@ -47,6 +47,9 @@ class FakeDiscord(DriverMixin):
         self.ack_deadline = ack_deadline
         #: Seconds an interaction token works for followups and edits (Discord: 15 minutes).
         self.token_lifetime = TOKEN_LIFETIME
+        #: Tokens of interactions dispatched up to this time (monotonic) are past their life
+        #: whatever `token_lifetime` says (:meth:`expire_tokens`).
+        self.tokens_expired_before = 0.0
         # Sharding (events/gateway.mdx): GET /gateway/bot recommends `recommended_shards`; an
         # IDENTIFY whose shard would hold more guilds than this is closed with 4011.
         self.recommended_shards = 1

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.log_window import LogWindow
 from bot.ratings import RatingJob
 from bot.replay.record import (
     RECORD_FORMAT,
@@ -36,6 +37,7 @@ from bot.tables.live import LiveTable
 from bot.tables.settings import SERVER_KEY, ServerSettings, resolve_options, resolve_server
 from bot.threads import thread_gone
 from bot.ui.text import plural, shown
+from bot.uploads import EmbedsRefused
 from engines.core import (
     Event,
     GameError,
@@ -547,9 +549,12 @@ class TableService:
 
     # ------------------------------------------------------------------ playing
     async def act(self, table_id: int, user_id: int, action: Any, *,
-                  version: int | None = None) -> tuple[LiveTable, str, list[str]]:
+                  version: int | None = None, hook: Any = None
+                  ) -> tuple[LiveTable, str, list[str]]:
         """A human's move. Returns the table, a short text of what was done, and the texts
-        of the private events only this player was told (e.g. the card they drew)."""
+        of the private events only this player was told (e.g. the card they drew). `hook`
+        (bot.hooks) becomes the table's as the move is saved, before the delivery it
+        schedules can run, so that delivery may post with the move's token."""
         table = self.get(table_id)
         async with table.lock:
             if not table.playing:
@@ -568,6 +573,8 @@ class TableService:
             draft.meta.setdefault("expired_turns", {}).pop(str(seat), None)
             text = shown(table.engine.describe(table.state, action), table.names)
             events = await self._commit(table, seat, action, draft)
+            if hook is not None:
+                table.hook = hook  # no await since the delivery was scheduled
         secrets = [shown(e.text, table.names) for e in events
                    if e.visible_to is not None and seat in e.visible_to]
         return table, text, secrets
@@ -674,10 +681,13 @@ class TableService:
             return
         table.ai_task = asyncio.create_task(self._run_ai(table), name=f"ai-{table.id}")
 
-    def _next_ai_seat(self, table: LiveTable) -> tuple[int, bool] | None:
+    def _next_ai_seat(self, table: LiveTable, *,
+                      optional: bool = False) -> tuple[int, bool] | None:
+        """The AI seat to move next and whether the game waits for it: seats the game waits
+        for first, then those that may act (only those with `optional`)."""
         engine = table.engine
         waiting = engine.waiting_for(table.state)
-        for seat in sorted(waiting):
+        for seat in sorted(() if optional else waiting):
             if table.is_ai(seat):
                 return seat, True
         declined_version, declined = table.ai_declined
@@ -701,6 +711,9 @@ class TableService:
                     seat, required = pick
                     state, version = table.state, table.version
                     hold = self._ai_hold_left(table) if required else 0.0
+                    if hold > 0 and (other := self._next_ai_seat(table, optional=True)):
+                        # while it holds, AI seats that may act on the last move do
+                        seat, hold = other[0], 0.0
                 if hold > 0:
                     await asyncio.sleep(min(hold, 1.0))
                     continue
@@ -941,8 +954,9 @@ class TableService:
                 table.delivery_failures += 1
                 if table.delivery_failures <= RETRY_LIMIT:
                     delay = min(30.0, 2.0 * table.delivery_failures)
-                    log.warning("table %s: delivery failed (%s); retrying in %.0f s",
-                                table.id, exc, delay)
+                    if DELIVERY_FAILURES.note(failure_text(exc)[:120]):
+                        log.warning("table %s: delivery failed (%s); retrying in %.0f s",
+                                    table.id, failure_text(exc), delay)
                     asyncio.get_running_loop().call_later(delay, self.schedule_delivery, table)
                 else:
                     log.exception("table %s: delivery failed", table.id)
@@ -1124,9 +1138,32 @@ def channel_unusable(exc: BaseException) -> str | None:
     50001) or Send Messages / Embed Links (403 Missing Permissions, 50013)."""
     if isinstance(exc, discord.NotFound) and exc.code == 10003:
         return "its channel was deleted"
+    if isinstance(exc, EmbedsRefused):
+        return "I can't show its board in its channel (I need the Embed Links permission there)"
     if gone := thread_gone(exc):
         return gone
     if isinstance(exc, discord.Forbidden) and exc.code in (50001, 50013):
         return ("I can't post in its channel (I need the View Channel, Send Messages and "
                 "Embed Links permissions there)")
     return None
+
+
+def failure_text(exc: BaseException) -> str:
+    """A failed delivery's cause for the log, never empty: a bare TimeoutError's text is ""
+    (which made "delivery failed ()" lines that said nothing)."""
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _delivery_summary(counts, total: int) -> None:
+    failed = sum(counts.values())
+    shown = min(failed, DELIVERY_FAILURES.limit or failed)
+    causes = "; ".join(f"{n}× {cause}" for cause, n in counts.most_common(5))
+    log.warning("%d delivery attempt(s) failed in the last %.0f s and were retried (%d shown "
+                "above one by one; %d since the bot started): %s", failed,
+                DELIVERY_FAILURES.seconds, shown, total, causes)
+
+
+# Under load (Discord or this machine slow) deliveries fail and are retried in bursts: the
+# first few of a minute are logged with their table, then only the minute's count by cause.
+DELIVERY_FAILURES = LogWindow(60.0, _delivery_summary, limit=10)

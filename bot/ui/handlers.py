@@ -22,7 +22,7 @@ from bot.ui.components import (
     on_clicked_message,
 )
 from bot.ui.names import clean_name, escape_markdown, pings, safe_name
-from bot.ui.replies import reply, reply_error
+from bot.ui.replies import ACK_AFTER, acknowledge, edit_answer, reply, reply_error
 from bot.ui.text import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
@@ -78,9 +78,16 @@ def prefix_of(text: str) -> tuple[int, ...]:
     return tuple(number(part) for part in text.split(".") if part != "")
 
 
+# A finished game's Play again pings its other players at most once in this many seconds:
+# a player could otherwise press it, cancel the lobby and press it again, pinging everyone
+# every command cooldown (10 s). Later lobbies of the same game still name them.
+REMATCH_PING_SECONDS = 600.0
+
+
 class TableInteractions:
     def __init__(self, bot: CardTableBot) -> None:
         self.bot = bot
+        self._rematch_pings: dict[int, float] = {}  # match id -> when its players were pinged
 
     @property
     def service(self):
@@ -248,18 +255,30 @@ class TableInteractions:
         except TableError as exc:
             await reply_error(interaction, str(exc))
             return
-        await self.post_lobby(interaction, table)
+        await self.post_lobby(interaction, table, ping=self._may_ping_for(match_id))
 
-    async def post_lobby(self, interaction: discord.Interaction, table: LiveTable) -> None:
+    def _may_ping_for(self, match_id: int) -> bool:
+        """Whether a Play again of this game may ping its players (see REMATCH_PING_SECONDS)."""
+        now = asyncio.get_running_loop().time()
+        if now - self._rematch_pings.get(match_id, -REMATCH_PING_SECONDS) < REMATCH_PING_SECONDS:
+            return False
+        if len(self._rematch_pings) >= 10_000:
+            self._rematch_pings = {m: t for m, t in self._rematch_pings.items()
+                                   if now - t < REMATCH_PING_SECONDS}
+        self._rematch_pings[match_id] = now
+        return True
+
+    async def post_lobby(self, interaction: discord.Interaction, table: LiveTable, *,
+                         ping: bool = True) -> None:
         """Answer with the lobby (its message is the lobby from then on); invited players
-        are mentioned, so they are pinged."""
+        are mentioned, and pinged if `ping`."""
         invited = table.meta.get("invited") or []
         content = (" ".join(f"<@{uid}>" for uid in invited) + f" — {safe_name(display_name(interaction.user))}"
                    " asks you to play again: press **Join**.") if invited else None
         try:
             response = await interaction.response.send_message(
                 content=content, embed=render.lobby_embed(table), view=render.lobby_view(table),
-                allowed_mentions=pings(*invited))
+                allowed_mentions=pings(*invited) if ping else pings())
         except discord.HTTPException:
             await self.service.cancel(table.id, interaction.user.id, moderator=True)
             raise
@@ -401,7 +420,7 @@ class TableInteractions:
             view.add_item(_retry_dms_button(table, row=2))
         hand = render.private_embed(table, seat)  # your hand above your choices
         if edit:
-            await interaction.response.edit_message(content=text, embed=hand, view=view)
+            await edit_answer(interaction, content=text, embed=hand, view=view)
         else:
             await interaction.response.send_message(text, embed=hand, view=view,
                                                     ephemeral=True)
@@ -441,9 +460,17 @@ class TableInteractions:
 
     async def _perform(self, interaction: discord.Interaction, table: LiveTable, action: Any,
                        *, version: int | None, edit: bool, hook: Hook) -> None:
-        _table, text, secrets = await self.service.act(table.id, interaction.user.id, action,
-                                                       version=version)
-        table.hook = hook  # before any await: the delivery task starts after this one yields
+        # The move is confirmed once it is saved, and the save waits for the disk (fsync):
+        # on a busy machine that took seconds, and the click's answer came after Discord's
+        # 3 s. So a save not done within ACK_AFTER has the click acknowledged first (a
+        # deferred answer), and the confirmation follows when the move is durable.
+        acting = asyncio.ensure_future(self.service.act(
+            table.id, interaction.user.id, action, version=version, hook=hook))
+        try:
+            _table, text, secrets = await asyncio.wait_for(asyncio.shield(acting), ACK_AFTER)
+        except TimeoutError:
+            await acknowledge(interaction, edit=edit)
+            _table, text, secrets = await acting
         confirmation = "\n".join([f"✅ {text}", *(f"🤫 {line}" for line in secrets)])
         seat = table.seat_of(interaction.user.id)
         try:
@@ -453,8 +480,7 @@ class TableInteractions:
                 await self.show_panel(interaction, table, seat, (), edit=True,
                                       note=confirmation)
             elif edit:
-                await interaction.response.edit_message(content=confirmation, embed=None,
-                                                        view=None)
+                await edit_answer(interaction, content=confirmation, embed=None, view=None)
             else:
                 await reply(interaction, confirmation, ephemeral=True)
         except (discord.HTTPException, TimeoutError) as exc:

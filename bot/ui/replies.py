@@ -58,6 +58,36 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
             log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 
 
+# Seconds a click's work before its answer (a move's save: the disk's fsync) may take before
+# the click is acknowledged first: Discord drops an interaction not answered within 3 s of
+# its creation, and the gateway's delivery and a busy loop take part of those.
+ACK_AFTER = 1.0
+
+
+async def acknowledge(interaction: discord.Interaction, *, edit: bool) -> None:
+    """Answer now, the content to follow: a click whose answer edits its message is deferred
+    as an update (nothing changes yet), anything else as an ephemeral "thinking…". Never
+    raises: a defer that failed leaves the response open for the real answer."""
+    if interaction.response.is_done():
+        return
+    try:
+        if edit:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+    except discord.HTTPException:
+        log.warning("could not acknowledge interaction %s", interaction.id, exc_info=True)
+
+
+async def edit_answer(interaction: discord.Interaction, **fields) -> None:
+    """Edit the message the interaction came from: as its response, or, once it was
+    acknowledged (`acknowledge`), through its token."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**fields)
+    else:
+        await interaction.response.edit_message(**fields)
+
+
 def already_answered(interaction: discord.Interaction) -> bool:
     """Whether the interaction already has its answer (a message, an edit or a form).
 

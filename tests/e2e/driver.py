@@ -232,6 +232,12 @@ class TableDriver:
                 result = await self.fake.submit_modal(
                     user, result.modal.custom_id, {"text": self._modal_answer(result.modal)})
                 continue
+            if result.deferred:
+                # acknowledged first (a slow save, bot.ui.replies.ACK_AFTER): the panel's
+                # answer follows once the move is durable; wait for that, not for quiet
+                pending = self.fake.interactions[result.interaction_id]
+                assert await self.fake._wait_until(lambda p=pending: p.touches > 0, 30), (
+                    "a deferred move was never confirmed")
             message = result.message
             assert result.ephemeral, result.text
             text = message.text
@@ -344,21 +350,30 @@ class TableDriver:
         await self.fake.settle()
         return self.results()[-1]
 
-    async def synced(self, timeout: float = 20) -> None:
+    async def synced(self, timeout: float = 60) -> None:
         """Wait until the bot has delivered the table's latest move (board, DMs, notice) and
-        gone quiet: `settle()` alone can return early on a busy machine."""
+        gone quiet: `settle()` alone can return early on a busy machine. A delivery that
+        does not come within `timeout` fails the test here, saying what was awaited (it
+        used to return silently and leave the test to fail later on a stale board)."""
         import asyncio
 
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
-        while loop.time() < end:
+        while True:
             table = self.bot.tables.live.get(self.table_id) if self.bot else None
             if table is None:
                 break
             task = table.delivery_task
             busy = table.dirty or (task is not None and not task.done())
-            if not busy and table.meta.get("delivered_version") == table.version:
+            delivered = table.meta.get("delivered_version")
+            if not busy and delivered == table.version:
                 break
+            if loop.time() >= end:
+                raise AssertionError(
+                    f"table {self.table_id}: version {table.version} not delivered within "
+                    f"{timeout:.0f} s (delivered: {delivered}, dirty: {table.dirty}, "
+                    f"delivery task: {'running' if task and not task.done() else 'none'}, "
+                    f"paused: {table.paused!r})")
             await asyncio.sleep(0.01)
         await self.fake.settle()
 

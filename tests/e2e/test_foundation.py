@@ -91,11 +91,22 @@ async def test_a_broken_cog_is_logged_and_the_other_games_still_load(fake, world
 async def test_under_discords_global_limit_the_bot_spaces_its_requests_and_gets_no_429(
         fake, world, bots):
     """REST_REQUESTS_PER_SECOND: boards, notices and DMs wait for the budget instead of
-    running into a global 429 (which would stall every request, clicks included)."""
+    running into a global 429 (which would stall every request, clicks included).
+
+    The game alone need not reach the limit: on a busy machine the bot sent fewer than 5
+    requests a second and never waited (`budget.waits` was 0). So the test also makes a
+    burst that must: twice the budget's requests started in one turn of the event loop,
+    which takes every slot before any answer can come back, whatever the CPU's speed."""
+    import asyncio
+
+    from discord.http import Route
+
     from tests.e2e.driver import TableDriver
 
     fake.enforce_rate_limits(per_route=100, per_seconds=1, global_per_second=6)
     bot = await bots.start(rest_requests_per_second=5)
+    budget = bot.request_budget
+    assert budget is not None
     driver = TableDriver(fake, world, bots, "suspense")
     await driver.open(world.alice, [world.bob], ai=1)
     for _ in range(4):
@@ -103,9 +114,14 @@ async def test_under_discords_global_limit_the_bot_spaces_its_requests_and_gets_
         text = await driver.take_turn(driver.seat_user(seat))
         assert "✅" in text, text
         await driver.synced()
+    # the burst: 10 reads of the channel through the bot's own client (the path of every
+    # request it makes), all queued at once; 5 take the slots, 5 must wait for them
+    waits = budget.waits
+    route = Route("GET", "/channels/{channel_id}", channel_id=world.channel.id)
+    await asyncio.gather(*(bot.http.request(route) for _ in range(2 * budget.per_second)))
+    assert budget.waits - waits >= budget.per_second
     stats = fake.rate_limit_stats
     assert stats.global_ == 0 and stats.total == 0, stats
-    assert bot.request_budget is not None and bot.request_budget.waits > 0
     # nothing was lost on the way: the board shows the latest move (the AI seat's move after
     # the last human one included: boards go out through the click's token, outside the
     # budget, so the human move's delivery can finish before the AI has moved)

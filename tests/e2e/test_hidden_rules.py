@@ -538,7 +538,7 @@ async def _to_a_human_card_an_ai_follows(fake, world, d: TableDriver, users, pla
         to_act = engine.to_act(s)
         if s.phase == "choose":
             for seat in sorted(to_act):
-                if seat != ai:
+                if not d.table.is_ai(seat):
                     await keep_by_slash(fake, world, users[seat])
         elif s.phase == "pending":
             if not d.table.is_ai(s.last.seat):
@@ -595,3 +595,21 @@ async def test_an_ai_holds_its_card_while_a_human_may_enforce(fake, world, bots)
     await fake.settle()
     assert d.table.state.phase == "pending"
     assert "alice enforces bob's rule" in await d.history()
+
+
+async def test_while_an_ai_holds_its_card_the_other_ai_seats_may_enforce(fake, world, bots):
+    """Any player may enforce: an AI seat to play next used to move before the other AI
+    seats had their say on the last card. While it holds for a human, they have it."""
+    await bots.start(ai_delay=0.1, ai_hold_seconds=5.0)
+    d = driver(fake, world, bots)
+    users = [world.alice, world.bob, None, None]
+    await d.open(world.alice, [world.bob], ai=2, options="turn_seconds=0 target=6 max_turns=200")
+    await _to_a_human_card_an_ai_follows(fake, world, d, users, 1, 0, 2)
+    for _ in range(60):
+        s = d.table.state
+        if s.phase == "pending" or 3 not in d.table.engine.to_act(s):
+            break
+        await asyncio.sleep(0.05)
+    s = d.table.state
+    assert s.phase == "pending" or 3 not in d.table.engine.to_act(s), "seat 3 had its say"
+    assert s.to_play == 2 or s.phase == "pending", "the AI to play still holds"

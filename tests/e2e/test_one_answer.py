@@ -71,3 +71,37 @@ async def test_a_failure_after_the_answer_sends_no_second_message(fake, world, b
     await fake.settle()
     got = answers(fake, world.alice, result)
     assert len(got) == 1 and "help" in got[0].lower() and "went wrong" not in got[0], got
+
+
+@pytest.mark.parametrize("slow", [0.0, 4.0])
+async def test_a_move_whose_save_is_slow_is_acknowledged_first_then_confirmed(
+        fake, world, bots, bot, slow):
+    """A move is confirmed once it is saved, and a save waits for the disk: on a busy
+    machine that took seconds and the click was answered after Discord's 3 s (the fake
+    refuses a late answer, as Discord does). A save slower than ACK_AFTER has the click
+    acknowledged first; the confirmation follows in the same panel once the move is
+    durable. A fast save answers with the confirmation itself, in one call."""
+    import asyncio
+
+    from tests.e2e.driver import CONFIRM, TableDriver
+
+    d = TableDriver(fake, world, bots, "suspense")
+    await d.open(world.alice, [world.bob])
+    service = bot.tables
+    real = service._save
+
+    async def slow_save(table, draft):
+        await asyncio.sleep(slow)
+        return await real(table, draft)
+
+    service._save = slow_save
+    seat = await d.next_human()
+    version = d.table.version
+    text = await d.take_turn(d.seat_user(seat))
+    assert CONFIRM in text, text
+    assert d.table.version == version + 1
+    move = max(fake.interactions.values(), key=lambda p: p.dispatched_at)
+    assert move.acked_at - move.dispatched_at < 3.0
+    assert move.response_type == (6 if slow else 7)  # deferred update / the answer itself
+    await d.synced()
+    d.assert_no_leaks()
