@@ -184,6 +184,8 @@ class Publisher:
         # the board pings them in the channel instead, until a DM goes through again
         pinged = [uid for uid in key if modes.get(uid, CHANNEL) == CHANNEL
                   or (modes.get(uid) == DM and dms_paused(table, uid))]
+        if not table.finished:  # (a finished table is not paused: its result goes out)
+            uploads.need_embeds(self.bot, table)  # a board without its embeds shows nothing
         text = self._turn_text(table, key) if key else None
         embeds = render.board_embeds(table, text)
         content = {"view": render.board_view(table), "content": text,
@@ -225,13 +227,14 @@ class Publisher:
 
     async def _repost(self, table: LiveTable, picture: Picture | None, **content) -> None:
         """Post the board anew, then delete the old one (never the other way round: a failed
-        post leaves the old board in place for the retry). A delete that fails is the
-        janitor's to try again (bot.board_janitor): it never fails the delivery, whose retry
-        would post yet another board."""
+        post leaves the old board in place for the retry). The delete is the janitor's
+        (bot.board_janitor), in the background, tried again if it fails: it never fails or
+        holds up the delivery, whose retry would post yet another board and whose DMs
+        would wait behind the channel's rate limit."""
         old, old_hook = table.row.board_message_id, self._board_hook(table)
         table.row.board_message_id = await self._post_board(table, picture, **content)
-        if old:
-            await self.janitor.retire_now(table, old, hook=old_hook)
+        if old:  # in the background: the DMs of this delivery must not wait for it
+            self.janitor.retire_soon(table, old, hook=old_hook)
 
     async def _edit_or_post(self, table: LiveTable, picture: Picture | None,
                             **content) -> None:
