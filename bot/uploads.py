@@ -79,7 +79,11 @@ def need_embeds(client: discord.Client, table: LiveTable) -> None:
     """Raise EmbedsRefused if the gateway's cache says the bot lacks Embed Links in the
     table's channel (no REST call; a cache that does not know lets the board go)."""
     permissions = cached_permissions(client, table)
-    # without Send Messages discord.py reports Embed Links denied too (Discord's implicit
-    # denial): the post itself is refused then, and that refusal says what is missing
-    if permissions is not None and permissions.send_messages and not permissions.embed_links:
+    if permissions is None or permissions.embed_links:
+        return
+    # without Send Messages (in a thread: Send Messages in Threads) discord.py reports Embed
+    # Links denied too (Discord's implicit denial): the post itself is refused then, and
+    # that refusal says what is missing
+    in_thread = table.row.parent_id is not None
+    if permissions.send_messages and (permissions.send_messages_in_threads or not in_thread):
         raise EmbedsRefused
