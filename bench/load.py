@@ -846,7 +846,8 @@ def pictures_report(results: list[dict[str, Any]]) -> None:
                  "picture worker CPU ms/move", "load before → after"], rows, digits=2)
     print("\nKB/move: bytes of attached files uploaded per confirmed move (public: board "
           "messages in the channel; private: DMs; interaction: answers to clicks, e.g. My "
-          "hand). Calls per move count every REST request of that kind. The runs of one size "
+          "hand, and boards posted through a click's token, as WEBHOOK_DELIVERIES auto and "
+          "always do). Calls per move count every REST request of that kind. The runs of one size "
           "follow each other on the same machine.")
 
 

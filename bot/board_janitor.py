@@ -63,6 +63,7 @@ MAX_BACKOFF = 300.0
 SCAN_LIMIT = 50  # messages read per scan (Discord allows 1-100)
 LATE_SCAN = 60.0  # seconds after an uncertain post for the second scan
 SCAN_TRIES = 5  # a scan that fails is tried again, then given up
+DELETES_WAIT = 30.0  # seconds a thread's archiving waits for its old boards' deletes
 
 
 def backoff(tries: int) -> float:
@@ -90,6 +91,8 @@ class BoardJanitor:
         self._wake: dict[int, asyncio.Event] = {}
         self._hooks: dict[int, Hook] = {}  # stale board id -> the token that posted it
         self._scan_failures: dict[int, int] = {}
+        # retire_soon's deletes under way, by table id
+        self._deleting: dict[int, set[asyncio.Task]] = {}
 
     @property
     def bot(self):
@@ -109,6 +112,32 @@ class BoardJanitor:
             self._hooks[message_id] = hook
         self.publisher.service.meta_changed(table)
         self.wake(table)
+
+    def retire_soon(self, table: LiveTable, message_id: int, *,
+                    hook: Hook | None = None) -> None:
+        """`retire_now` in a task of its own: the delivery that replaced the board goes on
+        to the players' DMs at once. A delete can wait seconds for the channel's rate-limit
+        bucket when boards are reposted often, and a player's hand must not wait behind
+        public housekeeping (a DM goes to another channel, another bucket). A delete cut
+        off by a shutdown is `retire`d, so it is kept in the table's meta and tried after
+        the restart."""
+        async def delete() -> None:
+            try:
+                await self.retire_now(table, message_id, hook=hook)
+            except asyncio.CancelledError:
+                self.retire(table, message_id, hook=hook, tries=1)
+                raise
+
+        task = asyncio.create_task(delete(), name=f"retire-{table.id}-{message_id}")
+        tasks = self._deleting.setdefault(table.id, set())
+        tasks.add(task)
+
+        def done(task: asyncio.Task) -> None:
+            tasks.discard(task)
+            if not tasks and self._deleting.get(table.id) is tasks:
+                del self._deleting[table.id]
+
+        task.add_done_callback(done)
 
     async def retire_now(self, table: LiveTable, message_id: int, *,
                          hook: Hook | None = None) -> None:
@@ -153,10 +182,18 @@ class BoardJanitor:
                                                         name=f"boards-{table.id}")
 
     def busy(self) -> bool:
-        return any(not task.done() for task in self._tasks.values())
+        return bool(self._deleting) or any(not task.done() for task in self._tasks.values())
+
+    async def deletes_done(self, table: LiveTable, timeout: float = DELETES_WAIT) -> None:
+        """Wait (a while at most) for the table's boards being deleted by `retire_soon`:
+        before its thread is archived, where a delete is refused."""
+        tasks = self._deleting.get(table.id)
+        if tasks:
+            await asyncio.wait(set(tasks), timeout=timeout)
 
     async def stop(self) -> None:
-        tasks = [task for task in self._tasks.values() if not task.done()]
+        tasks = [*(t for ts in self._deleting.values() for t in ts),
+                 *(task for task in self._tasks.values() if not task.done())]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

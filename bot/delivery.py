@@ -93,6 +93,9 @@ def _add(items: list, item) -> None:
 
 
 REFUSED = object()  # what `_hooked` returns when the token itself was refused
+# meta "turn_refresh" (set by /<game> board): the board is posted anew; AGAIN also pings
+# those it asks to act again (a table carrying on after a pause), True does not
+AGAIN = "again"
 
 
 async def _hooked(hook: Hook, call: Awaitable[T]) -> T | object:
@@ -195,10 +198,16 @@ class Publisher:
         # the board pings them in the channel instead, until a DM goes through again
         pinged = [uid for uid in key if modes.get(uid, CHANNEL) == CHANNEL
                   or (modes.get(uid) == DM and dms_paused(table, uid))]
+        if not table.finished:  # (a finished table is not paused: its result goes out)
+            uploads.need_embeds(self.bot, table)  # a board without its embeds shows nothing
         text = self._turn_text(table, key) if key else None
         embeds = render.board_embeds(table, text)
+        # ping only whoever must act (/notify) and was not asked already: a board reposted
+        # by someone's /<game> board pinged the player to move again, every cooldown
+        fresh = set(pinged) - set(table.meta.get("turn_for") or [])
+        again = table.meta.get("turn_refresh") == AGAIN
         content = {"view": render.board_view(table), "content": text,
-                   "allowed_mentions": pings(*pinged)}  # only whoever must act (/notify)
+                   "allowed_mentions": pings(*(u for u in pinged if again or u in fresh))}
         picture = None
         if (uploads.allowed(self.bot, table)  # Attach Files (bot.uploads)
                 and await self.pictures.server(table.row.guild_id)):
@@ -206,7 +215,6 @@ class Publisher:
         content["embeds"] = embeds
         if picture is not None:
             render.show_picture(embeds[-1], picture)
-        fresh = set(pinged) - set(table.meta.get("turn_for") or [])
         repost = bool(table.meta.get("turn_refresh") or (key and fresh))
         async with table.board_lock:  # (bot.board_janitor reads the channel under it)
             send = self._repost if repost else self._edit_or_post
@@ -236,13 +244,14 @@ class Publisher:
 
     async def _repost(self, table: LiveTable, picture: Picture | None, **content) -> None:
         """Post the board anew, then delete the old one (never the other way round: a failed
-        post leaves the old board in place for the retry). A delete that fails is the
-        janitor's to try again (bot.board_janitor): it never fails the delivery, whose retry
-        would post yet another board."""
+        post leaves the old board in place for the retry). The delete is the janitor's
+        (bot.board_janitor), in the background, tried again if it fails: it never fails or
+        holds up the delivery, whose retry would post yet another board and whose DMs
+        would wait behind the channel's rate limit."""
         old, old_hook = table.row.board_message_id, self._board_hook(table)
         table.row.board_message_id = await self._post_board(table, picture, **content)
-        if old:
-            await self.janitor.retire_now(table, old, hook=old_hook)
+        if old:  # in the background: the DMs of this delivery must not wait for it
+            self.janitor.retire_soon(table, old, hook=old_hook)
 
     async def _edit_or_post(self, table: LiveTable, picture: Picture | None,
                             **content) -> None:

@@ -15,12 +15,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.delivery import AGAIN
 from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
 from bot.tables.settings import parse_option_text
 from bot.ui.components import RoutedView, RulesButton
-from bot.ui.handlers import display_name, is_moderator
+from bot.ui.handlers import display_name, is_moderator, missing_channel_permissions
 from bot.ui.names import echo
 from bot.ui.replies import reply
 from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, clip, plain, shown
@@ -266,6 +267,12 @@ class GameCog(commands.GroupCog):
         """Answer first; the delivery task posts the board anew and deletes the old one. On
         a paused table (channel unwritable) this is how play carries on."""
         table = self.table_here(interaction, paused_ok=True)
+        if table.paused and (missing := missing_channel_permissions(interaction)):
+            # carrying on would only pause it again (and DM its host again)
+            await reply(interaction, f"This table is paused: {table.paused}. I still lack the "
+                        f"{missing} permission here; once a moderator grants it, "
+                        f"`/{table.ui.command} board` carries on.", ephemeral=True)
+            return
         if table.row.parent_id == interaction.channel_id:  # its thread is gone: play here
             await self.bot.tables.publisher.threads.back_to_channel(table)
         # A repost costs two channel requests from the budget every table shares: once per
@@ -277,7 +284,8 @@ class GameCog(commands.GroupCog):
             return
         cooldowns.take(interaction.user.id, "board")
         cooldowns.used(table.id, "table-board")
-        table.meta["turn_refresh"] = True
+        # a board carrying on after a pause asks whoever must act again (a ping)
+        table.meta["turn_refresh"] = AGAIN if table.paused else True
         if await self.bot.tables.resume(table):
             text = "Carrying on: the board is posted again below."
         else:

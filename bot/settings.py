@@ -54,7 +54,7 @@ class Settings(BaseSettings):
                             description="Pause in seconds before an AI seat moves, so humans "
                             "can follow the game.")
     ai_hold_seconds: float = Field(
-        default=8.0, ge=0, le=120,
+        default=6.0, ge=0, le=120,
         description="While a human may still act on the last move without being waited for "
         "(Hidden Rules: enforce a rule against the card just played), an AI seat whose move "
         "would end that chance holds it this long from the move (0 = off).")

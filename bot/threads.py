@@ -187,6 +187,7 @@ class TableThreads:
         Threads), so the finished game is not reopened by someone writing in it."""
         if table.row.parent_id is None or table.meta.get("thread_closed"):
             return
+        await self.publisher.janitor.deletes_done(table)  # refused once it is archived
         table.meta["thread_closed"] = True
         self.publisher.service.meta_changed(table)
         thread_id = table.row.channel_id

@@ -67,3 +67,23 @@ def allowed(client: discord.Client, table: LiveTable) -> bool:
     log.info("table %s: Attach Files is allowed in its channel now: boards go with pictures "
              "again", table.id)
     return True
+
+
+class EmbedsRefused(Exception):
+    """The table's channel denies the bot Embed Links: a board posted there would show its
+    ping line and buttons without the board (Discord drops a bot's embeds without an error
+    when the message has content), so the table pauses instead (TableService.pause)."""
+
+
+def need_embeds(client: discord.Client, table: LiveTable) -> None:
+    """Raise EmbedsRefused if the gateway's cache says the bot lacks Embed Links in the
+    table's channel (no REST call; a cache that does not know lets the board go)."""
+    permissions = cached_permissions(client, table)
+    if permissions is None or permissions.embed_links:
+        return
+    # without Send Messages (in a thread: Send Messages in Threads) discord.py reports Embed
+    # Links denied too (Discord's implicit denial): the post itself is refused then, and
+    # that refusal says what is missing
+    in_thread = table.row.parent_id is not None
+    if permissions.send_messages and (permissions.send_messages_in_threads or not in_thread):
+        raise EmbedsRefused

@@ -6,14 +6,14 @@
   out of turn) that the normal AI would not make. Legal, often sensible, clearly weaker.
 - hard: flat information-set Monte Carlo around the normal AI. Candidates are the normal
   AI's move and its next best ones by the game's own ranking (`AiPlayer.rank`). Each is
-  played in the same sampled worlds (`engine.determinize` of the real state: the AI never
-  sees a hidden card) with the same random streams, then every seat plays on with the
-  normal policy (or the game's cheaper `AiPlayer.playout`) until the game's horizon (the
-  seat's next turn, the end of the match, a number of actions: its `SearchPlan`), where
-  `engine.ai_value` judges it. The normal move is kept unless another one gains on it by
-  more than `z` standard errors of the paired differences. The size of the search is a
-  number of worlds, candidates and simulated actions, never wall-clock time, so a decision
-  is reproducible from its rng.
+  played in the same sampled worlds (`engine.determinize` of the real state, or the game's
+  own `AiPlayer.worlds` sampler built on it: the AI never sees a hidden card) with the
+  same random streams, then every seat plays on with the normal policy (or the game's
+  cheaper `AiPlayer.playout`) until the game's horizon (the seat's next turn, the end of
+  the match, a number of actions: its `SearchPlan`), where `engine.ai_value` judges it.
+  The normal move is kept unless another one gains on it by more than `z` standard errors
+  of the paired differences. The size of the search is a number of worlds, candidates and
+  simulated actions, never wall-clock time, so a decision is reproducible from its rng.
 """
 
 from __future__ import annotations
@@ -104,9 +104,11 @@ def _hard(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any
     if len(candidates) <= 1:
         return normal
     seeds = [rng.randrange(2**31) for _ in range(worlds_for(plan, state))]
+    sample = getattr(engine.ai, "worlds", None)
+    worlds = (sample(engine, state, seat, random.Random(seeds[0] - 1), len(seeds)) if sample
+              else [engine.determinize(state, seat, random.Random(s)) for s in seeds])
     values: list[list[float]] = [[] for _ in candidates]
-    for world_seed in seeds:  # the same worlds and streams for every candidate
-        world = engine.determinize(state, seat, random.Random(world_seed))
+    for world_seed, world in zip(seeds, worlds, strict=True):  # the same worlds and streams
         for i, move in enumerate(candidates):
             values[i].append(_playout(engine, world, seat, move,
                                       random.Random(world_seed + 1), plan))

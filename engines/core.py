@@ -184,7 +184,10 @@ class AiPlayer:
     own judgement, from a determinized state (the search tries only the first few);
     `value(engine, state, seat)`: how good an unfinished state is for `seat`, in [0, 1],
     where a playout stops; `playout(engine, state, seat, rng)`: a cheaper stand-in for
-    `choose` inside playouts; and `plan`: the search's size for this game (a SearchPlan).
+    `choose` inside playouts; `plan`: the search's size for this game (a SearchPlan); and
+    `worlds(engine, state, seat, rng, count)`: the `count` determinized states to search in,
+    when the game can sample them better than `count` independent `determinize` calls (e.g.
+    spread evenly over the few things that decide a game).
     """
 
     choose: Callable[..., Any]
@@ -196,6 +199,7 @@ class AiPlayer:
     # `baseline(engine, state, seat, rng)`: the game's simple rule-aware player, a one-line
     # heuristic (never the AI's judgement); `bench.ai` measures the AI against it.
     baseline: Callable[..., Any] | None = None
+    worlds: Callable[..., list[Any]] | None = None
 
 
 class Engine(Generic[S, A]):

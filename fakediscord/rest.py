@@ -32,6 +32,7 @@ from .models import (
     CHANNEL_PUBLIC_THREAD,
     CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
+    EMBED_LINKS,
     EPHEMERAL,
     MANAGE_CHANNELS,
     MANAGE_THREADS,
@@ -844,13 +845,29 @@ class RestMixin(WorldMixin):
                 and not self.bot_permissions(channel) & ATTACH_FILES):
             raise ApiError(403, 50013, "Missing Permissions")
 
+    def _without_embeds_unless_allowed(self, channel: Channel, body: Any, files: list[JSON],
+                                       *, creating: bool = True) -> Any:
+        """Embeds in a server channel take Embed Links. Discord's docs say only "links sent
+        by users with this permission will be auto-embedded", but a bot without it has its
+        rich embeds dropped without an error when the message has anything else (content,
+        components, files), and an embed-only message refused, 403 Missing Permissions
+        (discord/discord-api-docs#2601; bots' "embed not shown" reports)."""
+        if (not isinstance(body, dict) or channel.type == CHANNEL_DM
+                or self.bot_permissions(channel) & EMBED_LINKS
+                or not (body.get("embeds") or body.get("embed"))):
+            return body
+        body = {key: value for key, value in body.items() if key not in ("embeds", "embed")}
+        if creating and not (body.get("content") or body.get("components") or files):
+            raise ApiError(403, 50013, "Missing Permissions")
+        return {**body, "embeds": []}
+
     async def _post_message(
         self, request: web.Request, m: re.Match[str], body: Any, files: list[JSON]
     ) -> web.Response:
         channel = self._channel_or_404(m["channel"])
         self._check_can_send(channel)
         self._check_can_upload(channel, files)
-        body = body or {}
+        body = self._without_embeds_unless_allowed(channel, body or {}, files)
         if not (
             body.get("content")
             or body.get("embeds")
@@ -950,7 +967,8 @@ class RestMixin(WorldMixin):
         if channel.is_thread:
             self._check_thread_writable(channel, edit=True)
         self._check_can_upload(channel, files)
-        message.apply_edit(body or {}, self.new_attachments(body, files, created=False))
+        body = self._without_embeds_unless_allowed(channel, body or {}, files, creating=False)
+        message.apply_edit(body, self.new_attachments(body, files, created=False))
         self._broadcast_message("MESSAGE_UPDATE", message)
         return json_response(message.payload())
 

@@ -37,6 +37,7 @@ from bot.tables.live import LiveTable
 from bot.tables.settings import SERVER_KEY, ServerSettings, resolve_options, resolve_server
 from bot.threads import thread_gone
 from bot.ui.text import plural, shown
+from bot.uploads import EmbedsRefused
 from engines.core import (
     Event,
     GameError,
@@ -1137,6 +1138,8 @@ def channel_unusable(exc: BaseException) -> str | None:
     50001) or Send Messages / Embed Links (403 Missing Permissions, 50013)."""
     if isinstance(exc, discord.NotFound) and exc.code == 10003:
         return "its channel was deleted"
+    if isinstance(exc, EmbedsRefused):
+        return "I can't show its board in its channel (I need the Embed Links permission there)"
     if gone := thread_gone(exc):
         return gone
     if isinstance(exc, discord.Forbidden) and exc.code in (50001, 50013):

@@ -78,9 +78,16 @@ def prefix_of(text: str) -> tuple[int, ...]:
     return tuple(number(part) for part in text.split(".") if part != "")
 
 
+# A finished game's Play again pings its other players at most once in this many seconds:
+# a player could otherwise press it, cancel the lobby and press it again, pinging everyone
+# every command cooldown (10 s). Later lobbies of the same game still name them.
+REMATCH_PING_SECONDS = 600.0
+
+
 class TableInteractions:
     def __init__(self, bot: CardTableBot) -> None:
         self.bot = bot
+        self._rematch_pings: dict[int, float] = {}  # match id -> when its players were pinged
 
     @property
     def service(self):
@@ -248,18 +255,30 @@ class TableInteractions:
         except TableError as exc:
             await reply_error(interaction, str(exc))
             return
-        await self.post_lobby(interaction, table)
+        await self.post_lobby(interaction, table, ping=self._may_ping_for(match_id))
 
-    async def post_lobby(self, interaction: discord.Interaction, table: LiveTable) -> None:
+    def _may_ping_for(self, match_id: int) -> bool:
+        """Whether a Play again of this game may ping its players (see REMATCH_PING_SECONDS)."""
+        now = asyncio.get_running_loop().time()
+        if now - self._rematch_pings.get(match_id, -REMATCH_PING_SECONDS) < REMATCH_PING_SECONDS:
+            return False
+        if len(self._rematch_pings) >= 10_000:
+            self._rematch_pings = {m: t for m, t in self._rematch_pings.items()
+                                   if now - t < REMATCH_PING_SECONDS}
+        self._rematch_pings[match_id] = now
+        return True
+
+    async def post_lobby(self, interaction: discord.Interaction, table: LiveTable, *,
+                         ping: bool = True) -> None:
         """Answer with the lobby (its message is the lobby from then on); invited players
-        are mentioned, so they are pinged."""
+        are mentioned, and pinged if `ping`."""
         invited = table.meta.get("invited") or []
         content = (" ".join(f"<@{uid}>" for uid in invited) + f" — {safe_name(display_name(interaction.user))}"
                    " asks you to play again: press **Join**.") if invited else None
         try:
             response = await interaction.response.send_message(
                 content=content, embed=render.lobby_embed(table), view=render.lobby_view(table),
-                allowed_mentions=pings(*invited))
+                allowed_mentions=pings(*invited) if ping else pings())
         except discord.HTTPException:
             await self.service.cancel(table.id, interaction.user.id, moderator=True)
             raise

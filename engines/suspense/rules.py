@@ -139,26 +139,33 @@ def meeters(secret: int, play: Sequence[int], hands: Sequence[int]) -> int:
     colours held by different seats are a tie (all of them meet). For "❗" (lowest face-up
     sum) a seat needs at least one numbered card face up; equal sums tie. A seat with no
     qualifying card never meets; if no seat qualifies, nobody meets.
+
+    By table lookup (`_MEET_KEY`: higher is more extreme, 0 = does not qualify), as the AI
+    calls it hundreds of thousands of times per hard decision.
     """
-    in_hand, table, lowest = _FAST_SPEC[secret]
-    masks = hands if in_hand else play
-    best = -1
-    result = 0
-    for seat, mask in enumerate(masks):
-        if secret == BANG:
-            if not mask & NUMBER_MASK:
-                continue
-            value = table[mask]
-        else:
-            value = table[mask]
-            if not value:
-                continue
-        if best < 0 or (value < best if lowest else value > best):
-            best = value
-            result = 1 << seat
-        elif value == best:
-            result |= 1 << seat
+    in_hand, key = _MEET_KEY[secret]
+    best = result = 0
+    bit = 1
+    for mask in hands if in_hand else play:
+        k = key[mask]
+        if k > best:
+            best, result = k, bit
+        elif k and k == best:
+            result |= bit
+        bit <<= 1
     return result
+
+
+def _meet_key(secret: int) -> tuple[bool, tuple[int, ...]]:
+    """(zone is hand?, key per mask) of a condition: the key grows with how extreme the mask's
+    qualifying value is (a lowest-value condition counts down from 100), 0 when the mask has
+    no qualifying card. A "❗" sum is 0 exactly when no numbered card is face up (every
+    number is worth at least 1), so it needs no case of its own."""
+    in_hand, table, lowest = _FAST_SPEC[secret]
+    return in_hand, tuple((100 - v if lowest else v) if v else 0 for v in table)
+
+
+_MEET_KEY = tuple(_meet_key(card) for card in range(N_CARDS))
 
 
 def deciding_cards(secret: int, play: int, hand: int) -> int:
@@ -589,14 +596,15 @@ class SuspenseEngine(Engine[SuspenseState, Action]):
             return PASS
         return min(legal, key=lambda a: _risk(LABEL_INDEX[a.card]))  # type: ignore[union-attr]
 
-    def determinize(self, state: SuspenseState, seat: int, rng: random.Random
-                    ) -> SuspenseState:
+    def determinize(self, state: SuspenseState, seat: int, rng: random.Random,
+                    secret: int | None = None) -> SuspenseState:
         """Resample the other hands (sizes kept) and, unless `seat` dealt, the secret card.
 
         The future is hidden too: the seed (which fixes every later deal, and from which the
         current deal could be recomputed) is replaced, and the other seats' private memory
         (`seen`, which holds their real hands and the dealer's secret) is rebuilt from the
-        resampled world.
+        resampled world. `secret` (a card `seat` cannot see) fixes the secret card of the
+        world: the hard AI spreads its worlds evenly over the possible secrets.
         """
         s = state.clone()
         fixed = s.hands[seat]
@@ -606,7 +614,14 @@ class SuspenseEngine(Engine[SuspenseState, Action]):
         if knows_secret:
             fixed |= 1 << s.secret
         pool = _bits(ALL_CARDS & ~fixed)
+        chosen = secret is not None and not knows_secret
+        if chosen:
+            if secret not in pool:
+                raise ValueError("that card is not hidden from this seat")
+            pool.remove(secret)
         rng.shuffle(pool)
+        if chosen:
+            pool.append(secret)  # dealt last: the secret card
         k = 0
         for p in range(s.n):
             if p == seat:

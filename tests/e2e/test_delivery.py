@@ -66,3 +66,37 @@ async def test_a_view_change_the_dm_would_not_show_sends_no_dm(fake, world, bots
     monkeypatch.setattr(engine_type, "view", noisy_view)
     await play_moves(d, 8, wait_for_delivery=True)
     assert_no_dm_repeats_the_last(fake, [world.alice, world.bob])
+
+
+async def test_a_dm_does_not_wait_behind_the_old_boards_delete(fake, world, bots, bot):
+    """When the turn passes, the board is posted anew and the old one deleted. A delete can
+    wait seconds for the channel's rate-limit bucket; the mover's DM (another channel,
+    another bucket) came only after it, since one delivery did both in turn. The private
+    hand no longer waits behind public housekeeping: here the delete is held back until
+    the DM has arrived, then the old board goes as before."""
+    import asyncio
+
+    janitor = bot.tables.publisher.janitor
+    real, gate, held = janitor._delete, asyncio.Event(), []
+
+    async def held_delete(message_id, channel_id):
+        held.append(message_id)
+        await gate.wait()
+        return await real(message_id, channel_id)
+
+    d = TableDriver(fake, world, bots, "suspense")
+    await d.open(world.alice, [world.bob])
+    seat = await d.next_human()
+    mover = d.seat_user(seat)
+    old_board, dms = d.board(), len(dm_updates(fake, mover))
+    janitor._delete = held_delete
+    try:
+        await d.take_turn(mover)  # the first move of a match plays a card: the hand changes
+        assert await fake._wait_until(lambda: len(dm_updates(fake, mover)) > dms, 20), (
+            "the mover's DM waited for the old board's delete")
+        assert held == [old_board.id] and not old_board.deleted
+    finally:
+        gate.set()
+    await d.synced()
+    assert old_board.deleted and d.board().id != old_board.id
+    d.assert_no_leaks()

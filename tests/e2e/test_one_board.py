@@ -34,6 +34,15 @@ def live_boards(fake, d: TableDriver) -> list:
             if any(b.get("custom_id") == marker for b in m.buttons())]
 
 
+
+async def short_rest_timeout(bots, seconds: float, **overrides):
+    """The bot with a REST limit of `seconds`, for the requests a test makes fail. The slash
+    commands are synced by a first start under the usual limit: at load 14 the start's
+    command sync outlasted 0.3 s and the start itself failed (RestTimeout on PUT
+    /applications/…/commands)."""
+    await bots.start()
+    return await bots.restart(rest_timeout=seconds, sync_commands=False, **overrides)
+
 async def eventually(condition, timeout: float = 20.0) -> bool:
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
@@ -53,7 +62,7 @@ async def move(d: TableDriver):
 
 async def test_failing_deletes_are_retried_until_one_board_is_left(fake, world, bots):
     # REST_TIMEOUT 0.3 s: each try is one request (discord.py waits 1 s before its own retry)
-    await bots.start(rest_timeout=0.3)
+    await short_rest_timeout(bots, 0.3)
     d = TableDriver(fake, world, bots, "suspense")
     await d.open(world.alice, [world.bob])
     old = d.board()
@@ -75,7 +84,7 @@ async def test_failing_deletes_are_retried_until_one_board_is_left(fake, world, 
 async def test_a_delete_discord_keeps_failing_is_given_up_after_bounded_tries(
         fake, world, bots, monkeypatch):
     monkeypatch.setattr(janitor, "MAX_TRIES", 4)
-    await bots.start(rest_timeout=0.5)
+    await short_rest_timeout(bots, 0.5)
     d = TableDriver(fake, world, bots, "suspense")
     await d.open(world.alice, [world.bob])
     fake.fail_next("DELETE", r"/messages/\d+$", 500, times=10_000)
@@ -97,7 +106,7 @@ async def test_a_delete_discord_keeps_failing_is_given_up_after_bounded_tries(
 
 
 async def test_the_clean_up_carries_on_after_a_restart(fake, world, bots):
-    await bots.start(rest_timeout=0.5)
+    await short_rest_timeout(bots, 0.5)
     d = TableDriver(fake, world, bots, "suspense")
     await d.open(world.alice, [world.bob])
     old = d.board()
@@ -107,7 +116,7 @@ async def test_the_clean_up_carries_on_after_a_restart(fake, world, bots):
     await bots.stop()
     fake._injections.clear()
     assert len(live_boards(fake, d)) == 2
-    await bots.start(rest_timeout=0.5)
+    await short_rest_timeout(bots, 0.5)
     assert await eventually(lambda: len(live_boards(fake, d)) == 1)
     assert old.deleted and not d.board().deleted
 
@@ -118,7 +127,7 @@ async def test_a_board_post_whose_answer_was_lost_is_not_posted_twice(fake, worl
     """The channel path: Discord created the board, but the bot heard a 500 or nothing
     within REST_TIMEOUT. Its retry carries the same nonce with enforce_nonce, so Discord
     hands back the board it made, and no second one appears."""
-    await bots.start(rest_timeout=1.0)
+    await short_rest_timeout(bots, 1.0)
     d = TableDriver(fake, world, bots, "suspense")
     await d.open(world.alice, [world.bob])
     path = rf"/channels/{world.channel.id}/messages$"
@@ -140,7 +149,7 @@ async def test_a_board_post_whose_answer_was_lost_is_not_posted_twice(fake, worl
 async def test_a_followup_board_whose_answer_was_late_is_found_and_deleted(fake, world, bots):
     """The token path has no nonce: the board a timed-out followup created is found by
     reading the channel (its History button names the table) and deleted."""
-    await bots.start(rest_timeout=1.0, webhook_deliveries="always")
+    await short_rest_timeout(bots, 1.0, webhook_deliveries="always")
     d = TableDriver(fake, world, bots, "suspense")
     await d.open(world.alice, [world.bob])
     fake.stall_next("POST", r"^/webhooks/\d+/[^/]+$", 2.0)  # slower than REST_TIMEOUT

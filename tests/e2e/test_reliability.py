@@ -14,7 +14,7 @@ import bot.late_interactions as late
 import bot.tables.service as service_module
 import bot.ui.handlers as handlers_module
 from fakediscord import BotDidNotRespond
-from fakediscord.models import ATTACH_FILES, SEND_MESSAGES
+from fakediscord.models import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES
 from tests.e2e.driver import CONFIRM, TableDriver
 
 pytestmark = pytest.mark.e2e
@@ -334,6 +334,34 @@ async def test_an_unwritable_channels_table_is_paused_until_board(fake, world, b
     assert await eventually(lambda: not table.paused and (
         (table.meta.get("delivered_version") or 0) >= version
         or table.meta.get("final_posted")))
+
+
+async def test_a_channel_denying_embed_links_pauses_its_table_until_granted(fake, world,
+                                                                             bots):
+    """Permission removal: a moderator takes Embed Links from the bot mid-game. Discord
+    then drops the bot's embeds without an error when a message has content, so every
+    board showed its ping line and buttons but no board. The table pauses instead (host
+    told), `/<game> board` says what is still missing rather than carrying on into another
+    pause, and carries on once the permission is back."""
+    d = await _paused_game(fake, world, bots,
+                           lambda: fake.deny_bot(world.channel, EMBED_LINKS))
+    assert "Embed Links" in d.table.paused
+    assert any("Embed Links" in m.text for m in fake.dms(world.alice))
+    for message in fake.channel_messages(world.channel):
+        if message.buttons() and "it's your move" in message.text:
+            assert message.embeds, f"a board without its board: {message.text!r}"
+    still = await fake.slash(world.alice, "suspense board", channel=world.channel)
+    assert still.ephemeral and "still lack the Embed Links" in still.text, still.text
+    assert d.table.paused
+    fake.allow_bot(world.channel, EMBED_LINKS)
+    await fake.settle()
+    carry_on = await fake.slash(world.alice, "suspense board", channel=world.channel)
+    assert "Carrying on" in carry_on.text, carry_on.text
+    table = d.table
+    assert await eventually(lambda: not table.paused and (
+        (table.meta.get("delivered_version") or 0) >= table.version - 1
+        or table.meta.get("final_posted")))
+    assert fake.channel_messages(world.channel)[-1].embeds
 
 
 async def test_a_channel_refusing_uploads_gets_text_boards_not_a_paused_table(fake, world,

@@ -178,6 +178,34 @@ async def test_play_again_opens_a_lobby_with_the_same_seats_and_options(fake, wo
     assert re.search(r"has started with .*bob", lobby.text)
 
 
+async def test_play_again_and_cancel_in_a_loop_pings_the_other_players_once(fake, world,
+                                                                          bots, bot):
+    """Attack: a player presses Play again, cancels the lobby, and presses it again, every
+    command cooldown: each lobby pinged every other player of the game. They are pinged by
+    the first one; later lobbies of the same game name them without a ping."""
+    d = TableDriver(fake, world, bots, "suspense")
+    await d.open(world.alice, [world.bob], ai=1, options="points_target=2")
+    await d.play_to_end()
+    result = next(m for m in reversed(fake.channel_messages(world.channel))
+                  if "game over" in m.text)
+    button = d.custom_id(result, "Play again")
+    for _ in range(3):
+        answer = await fake.click(world.bob, result, button)
+        assert not answer.ephemeral, answer.text
+        assert f"<@{world.alice.id}>" in answer.message.content, "she is named"
+        done = await fake.slash(world.bob, "suspense cancel", channel=world.channel)
+        assert "Cancelled" in done.text, done.text
+        await fake.settle()
+    pinged = 0
+    for call in fake.calls:
+        body = (call.json or {}) if call.path.endswith("/callback") else {}
+        data = body.get("data") or {}
+        if f"<@{world.alice.id}>" in (data.get("content") or ""):
+            allowed = data.get("allowed_mentions") or {}
+            pinged += str(world.alice.id) in [str(u) for u in allowed.get("users") or []]
+    assert pinged == 1, "pinged by the first lobby only"
+
+
 async def test_history_button_pages_through_the_whole_game_even_after_it_ended(
         fake, world, bots, bot):
     d = TableDriver(fake, world, bots, "taboo")

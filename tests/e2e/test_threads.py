@@ -14,7 +14,12 @@ import dataclasses
 
 import pytest
 
-from fakediscord.models import CREATE_PUBLIC_THREADS, MANAGE_THREADS
+from fakediscord.models import (
+    CREATE_PUBLIC_THREADS,
+    EMBED_LINKS,
+    MANAGE_THREADS,
+    SEND_MESSAGES_IN_THREADS,
+)
 from tests.e2e.driver import TableDriver, pings
 from tests.e2e.test_one_board import eventually
 
@@ -137,6 +142,26 @@ async def test_an_archived_thread_is_reopened_and_a_locked_one_pauses(fake, worl
     await fake.settle()
     assert any("is paused" in m.text and f"<#{world.channel.id}>" in m.text
                for m in fake.dms(world.alice))
+
+
+@pytest.mark.parametrize("denied", [SEND_MESSAGES_IN_THREADS, EMBED_LINKS])
+async def test_a_thread_game_losing_a_permission_pauses_and_says_which(fake, world, bots,
+                                                                        denied):
+    """Permission removal mid-game, in a game's thread: Send Messages in Threads (the post
+    is refused) or Embed Links (boards would go without their board) pauses the table, and
+    the reason names the permission that went (discord.py reports Embed Links denied too
+    where Send Messages in Threads is, which must not be taken for the reason)."""
+    await threaded(bots, turn_seconds=1, timer_tick=0.05, pictures=False)
+    d = TableDriver(fake, world, bots, "suspense")
+    await d.open(world.alice, [], ai=1, options="turn_seconds=1 afk_turns=1")
+    table = d.table
+    assert table.row.parent_id == world.channel.id
+    fake.deny_bot(world.channel, denied)
+    assert await eventually(lambda: table.paused is not None, 15), "never paused"
+    wanted = "Send Messages in Threads" if denied == SEND_MESSAGES_IN_THREADS else "Embed Links"
+    assert wanted in table.paused, table.paused
+    if denied == SEND_MESSAGES_IN_THREADS:
+        assert "Embed Links permission there)" not in table.paused
 
 
 async def test_a_deleted_thread_pauses_and_board_in_the_channel_carries_on(fake, world, bots):

@@ -197,3 +197,39 @@ async def test_an_embed_shows_only_a_picture_attached_to_its_message(fake: FakeD
     status, edited = await _send(fake, f"{path}/{sent['id']}", board("a.png"), [],
                                  method="PATCH")
     assert status == 200, edited
+
+
+async def test_embeds_in_a_server_channel_take_embed_links(monkeypatch) -> None:
+    """Without Embed Links a bot's embeds are dropped without an error when the message
+    has content (its edits too), and an embed-only message is refused (403, 50013), as on
+    Discord (discord/discord-api-docs#2601); DMs need no permission."""
+    from fakediscord.models import EMBED_LINKS
+
+    fake = await FakeDiscord().start()
+    fake.patch_discord(monkeypatch)
+    try:
+        guild = fake.add_guild("Embeds")
+        channel = fake.add_channel(guild, "games")
+        fake.deny_bot(channel, EMBED_LINKS)
+        user = fake.add_user("reader")
+        bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+        async with running_bot(fake, bot):
+            where = bot.get_partial_messageable(channel.id)
+            sent = await where.send(content="the ping line", embed=discord.Embed(title="board"))
+            assert fake.messages[sent.id].embeds == [] and sent.embeds == []
+            try:
+                await where.send(embed=discord.Embed(title="board"))
+            except discord.Forbidden as exc:
+                assert exc.code == 50013
+            else:
+                raise AssertionError("an embed-only message without Embed Links went through")
+            await where.get_partial_message(sent.id).edit(content="edited", embed=discord.Embed(title="board"))
+            assert fake.messages[sent.id].embeds == []
+            fake.allow_bot(channel, EMBED_LINKS)
+            await where.get_partial_message(sent.id).edit(embed=discord.Embed(title="board"))
+            assert fake.messages[sent.id].embeds
+            dm = await (await bot.fetch_user(user.id)).create_dm()
+            fake.deny_bot(channel, EMBED_LINKS)
+            assert (await dm.send(embed=discord.Embed(title="board"))).embeds
+    finally:
+        await fake.stop()
