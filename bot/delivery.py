@@ -92,6 +92,9 @@ def _add(items: list, item) -> None:
 
 
 REFUSED = object()  # what `_hooked` returns when the token itself was refused
+# meta "turn_refresh" (set by /<game> board): the board is posted anew; AGAIN also pings
+# those it asks to act again (a table carrying on after a pause), True does not
+AGAIN = "again"
 
 
 async def _hooked(hook: Hook, call: Awaitable[T]) -> T | object:
@@ -188,8 +191,12 @@ class Publisher:
             uploads.need_embeds(self.bot, table)  # a board without its embeds shows nothing
         text = self._turn_text(table, key) if key else None
         embeds = render.board_embeds(table, text)
+        # ping only whoever must act (/notify) and was not asked already: a board reposted
+        # by someone's /<game> board pinged the player to move again, every cooldown
+        fresh = set(pinged) - set(table.meta.get("turn_for") or [])
+        again = table.meta.get("turn_refresh") == AGAIN
         content = {"view": render.board_view(table), "content": text,
-                   "allowed_mentions": pings(*pinged)}  # only whoever must act (/notify)
+                   "allowed_mentions": pings(*(u for u in pinged if again or u in fresh))}
         picture = None
         if (uploads.allowed(self.bot, table)  # Attach Files (bot.uploads)
                 and await self.pictures.server(table.row.guild_id)):
@@ -197,7 +204,6 @@ class Publisher:
         content["embeds"] = embeds
         if picture is not None:
             render.show_picture(embeds[-1], picture)
-        fresh = set(pinged) - set(table.meta.get("turn_for") or [])
         repost = bool(table.meta.get("turn_refresh") or (key and fresh))
         async with table.board_lock:  # (bot.board_janitor reads the channel under it)
             send = self._repost if repost else self._edit_or_post

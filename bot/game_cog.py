@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.delivery import AGAIN
 from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
@@ -283,7 +284,8 @@ class GameCog(commands.GroupCog):
             return
         cooldowns.take(interaction.user.id, "board")
         cooldowns.used(table.id, "table-board")
-        table.meta["turn_refresh"] = True
+        # a board carrying on after a pause asks whoever must act again (a ping)
+        table.meta["turn_refresh"] = AGAIN if table.paused else True
         if await self.bot.tables.resume(table):
             text = "Carrying on: the board is posted again below."
         else:

@@ -17,7 +17,7 @@ from bot.tables.settings import SERVER_KEY
 from bot.ui.names import NAME_LIMIT
 from fakediscord import User
 from fakediscord.text import iter_custom_ids
-from tests.e2e.driver import TableDriver
+from tests.e2e.driver import TableDriver, pings
 
 LONG = "L" * 45
 
@@ -206,6 +206,26 @@ async def test_board_spam_by_a_non_player_costs_one_repost(fake, world, bots):
     assert again.ephemeral and "try again in 18 s" in again.text
     other = await fake.slash(world.carol, "suspense board", channel=world.channel)
     assert "posted again below" in other.text
+
+
+async def test_board_reposts_by_others_do_not_ping_the_player_to_move_again(fake, world,
+                                                                             bots):
+    """Attack: /<game> board every cooldown posts the board anew at the bottom, and each
+    repost pinged the player whose turn it is again. The repost now names them without a
+    ping; their turn's first board pinged them once."""
+    await bots.start()
+    d = TableDriver(fake, world, bots, "suspense")
+    await d.open(world.alice, [world.bob])
+    mover = d.seat_user(await d.next_human())
+    await d.synced()
+    before = pings(fake, mover, world.channel)
+    assert before >= 1, "the turn's board pinged them"
+    for _ in range(3):
+        answer = await fake.slash(world.outsider, "suspense board", channel=world.channel)
+        assert "posted again below" in answer.text, answer.text
+        await fake.settle()
+    assert f"<@{mover.id}>" in d.board().content, "the new board still names them"
+    assert pings(fake, mover, world.channel) == before
 
 
 async def test_one_member_can_hold_only_a_few_lobbies(fake, world, bots):
