@@ -98,3 +98,58 @@ def test_taboo_worlds_do_not_know_the_order_of_a_later_reshuffle():
     worlds = [engine.determinize(state, 0, random.Random(k)) for k in range(3)]
     assert all(w.seed != state.seed for w in worlds)
     assert len({w.seed for w in worlds}) == 3
+
+
+def test_six_suit_hard_chains_two_double_matches_into_an_elimination_instead_of_defending():
+    """After free time, with 2 players. My tops are five green 1s (two attributes one card
+    from a six suit), the opponent's four reds, a 1 yellow blob and a 2 blue circle. I hold
+    1 red blob and 2 red circle: each double-matches one of the opponent's two odd piles, so
+    the first earns an extra turn and the second completes their red six suit. The normal AI
+    rates each play alone and spends the 1 red blob defending its own tops (a double match
+    too, on itself); hard plays the chain through and attacks."""
+    from engines.six_suit.rules import PLAY, Play
+    from tests.engines.test_six_suit import C, build
+
+    engine = ENGINES["six_suit"]
+    state = build(2, tops={0: "1gc 1gh 1gt 1gs 1gb 3yt", 1: "1rc 2rh 3rt 4rs 1yb 2bc"},
+                  hands={0: "1rb 2rc", 1: "3gc"})
+    state.phase = PLAY  # the prediction is made and its card is in hand
+    for seed in range(3):
+        normal = engine.ai_action(state, 0, random.Random(seed))
+        hard = engine.ai_action(_hard(state), 0, random.Random(seed))
+        assert isinstance(normal, Play) and normal.target == 0
+        assert isinstance(hard, Play) and hard.target == 1
+        assert hard.card in (C("1rb"), C("2rc"))
+        after = engine.apply(state, 0, hard).state
+        assert after.current == 0 and after.chain == 1  # the double match earned a turn
+
+
+def test_six_suit_hard_plays_a_three_card_chain_that_surely_eliminates():
+    """Three hand cards, each double-matching one of the opponent's three odd piles, turn
+    their three red tops into six: the chain is certain (drawn cards are not counted on), so
+    hard starts it without a search (`sure_elimination`); in free time there is none."""
+    from engines.six_suit.ai import sure_elimination
+    from engines.six_suit.rules import PLAY
+    from tests.engines.test_six_suit import C, build
+
+    engine = ENGINES["six_suit"]
+    state = build(2, tops={0: "1gc 2yh 3bt 4gs 1yt 2gs", 1: "1rc 2rh 3rt 4yb 1bs 2gb"},
+                  hands={0: "4rb 1rs 2rb", 1: "3gc"})
+    state.phase = PLAY
+    first = sure_elimination(engine, state, 0)
+    assert first is not None and first.target == 1
+    hard = engine.ai_action(_hard(state), 0, random.Random(0))
+    assert hard == first
+    plays = 0
+    while state.alive[1]:  # each play earns the next turn, the last eliminates
+        assert state.current == 0 and plays < 3
+        if state.phase == "predict":
+            state = engine.apply(state, 0, engine.legal_actions(state, 0)[0]).state
+        state = engine.apply(state, 0, sure_elimination(engine, state, 0)).state
+        plays += 1
+    assert plays == 3
+    assert C("4rb") not in state.hands[0]
+    early = build(2, tops={0: "1gc 2yh 3bt 4gs 1yt 2gs", 1: "1rc 2rh 3rt 4yb 1bs 2gb"},
+                  hands={0: "4rb 1rs 2rb", 1: "3gc"}, round_=1)
+    early.phase = PLAY
+    assert sure_elimination(engine, early, 0) is None

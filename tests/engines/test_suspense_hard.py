@@ -91,3 +91,22 @@ def test_hard_search_samples_the_plans_number_of_worlds(monkeypatch):
     monkeypatch.setattr(E, "ai", dataclasses.replace(E.ai, worlds=counting))
     E.ai_action(s, 1, random.Random(1))
     assert asked == [worlds_for(ai.PLAN, s)]
+
+
+def test_hard_dealer_stays_in_while_the_card_that_beats_it_may_still_be_played():
+    """Idea: the dealer (seat 1) sees the secret ⚪3, "lowest white number kept in hand". It
+    holds ⚪2, but ⚪1 is in an opponent's hand (not face up, not the secret), so right now
+    the dealer would not meet it, and the normal AI, which judges a move as if the match
+    ended after it, folds for its 1 point. But the match goes on: if the holder plays ⚪1,
+    the dealer's ⚪2 wins 2 points. The hard search plays the match out and stays in."""
+    from engines.suspense.rules import FOLD
+
+    s = scripted(["⚫2 ⚫3 ⚫4", "❗ ⚪2 ⚫5", "⚪1 ⚪5 ⚪6"], ["⚫1", "⚪4", "⚫6"],
+                 secret="⚪3", dealer=1, turn=1)
+    s.log = [(1, "play", LABEL_INDEX["⚪4"]), (2, "play", LABEL_INDEX["⚫6"]),
+             (0, "play", LABEL_INDEX["⚫1"])]
+    assert {E.ai_action(s, 1, random.Random(seed)) for seed in range(5)} == {FOLD}
+    s.options = s.options.model_copy(update={"ai_level": "hard"})
+    hard = [E.ai_action(s, 1, random.Random(seed)) for seed in range(10)]
+    assert FOLD not in hard
+    assert all(getattr(move, "card", None) for move in hard)  # it plays on, never passes
