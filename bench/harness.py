@@ -191,6 +191,14 @@ class BotProcess:
         `cpu_seconds` does not count."""
         return sum(process_cpu_seconds(child) for child in child_pids(self.pid))
 
+    def log_count(self, needle: str) -> int:
+        """Lines of the bot's log that contain `needle`."""
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return 0
+        return sum(needle in line for line in text.splitlines())
+
     def log_problems(self) -> list[str]:
         """ERROR/CRITICAL lines and tracebacks the bot logged."""
         try:
@@ -286,6 +294,9 @@ class BotGroup:
 
     def log_problems(self) -> list[str]:
         return [line for b in self.bots for line in b.log_problems()]
+
+    def log_count(self, needle: str) -> int:
+        return sum(b.log_count(needle) for b in self.bots)
 
 
 @contextlib.asynccontextmanager

@@ -522,6 +522,13 @@ async def run_one(n: int, args, workdir: Path, synchronous: str,
         result["bot_log_problem_lines"] = problems[:40]
         if problems:
             print(f"  the bot logged {len(problems)} error line(s), first: {problems[0][:160]}")
+        # expected under load, one WARNING line each: answers too late for Discord, and
+        # deliveries retried (the first 10 a minute; the rest in a summary line a minute)
+        result["bot_log_expired"] = bot.log_count("expired before the bot's answer")
+        result["bot_log_delivery_failed"] = bot.log_count("delivery failed")
+        print(f"  the bot logged {result['bot_log_expired']} interaction(s) expired before "
+              f"its answer and {result['bot_log_delivery_failed']} 'delivery failed' "
+              "line(s)", flush=True)
     finally:
         await bot.stop()
         await fake.stop()

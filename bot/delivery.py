@@ -18,6 +18,7 @@ button (`retry_dms`; `/notify dm` does the same) that allows exactly one new try
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import json
@@ -121,6 +122,16 @@ class Publisher:
         # user id -> DM channel id. discord.py caches only 128 DM channels, so with more
         # players than that every DM cost an extra POST /users/@me/channels (bench.load).
         self._dm_channels: dict[int, int] = {}
+        # Opening a DM channel (POST /users/@me/channels) has no channel, guild or webhook
+        # in its path, so discord.py keeps one rate-limit bucket for it for the whole bot
+        # (as topics/rate-limits.mdx describes buckets): opens sent together go no faster;
+        # it holds those past the bucket's count, and sleeps out the window inside the call
+        # that spent it — on REST_TIMEOUT's clock, each holding a request-budget slot.
+        # When many tables started at once (bench.load: 50, about 200 new players) queued
+        # opens hit the 10 s limit ("delivery failed ()", then retried) while their slots
+        # sat idle. One open at a time, the queue is here, outside both, and no open waits
+        # longer than one bucket window.
+        self._opening_dm = asyncio.Lock()
         self.pictures = PicturePrefs(service)
         self.janitor = BoardJanitor(self)  # old boards, until their delete is confirmed
         self.threads = TableThreads(self)  # the game's own thread (bot.threads)
@@ -394,6 +405,17 @@ class Publisher:
                 living[str(seat)] = delivered
             shown[str(seat)] = looks
 
+    async def dm_channel_id(self, user_id: int) -> int:
+        """The player's DM channel, opened once (one open at a time: see __init__)."""
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is None:
+            async with self._opening_dm:
+                channel_id = self._dm_channels.get(user_id)  # opened while we waited?
+                if channel_id is None:
+                    channel = await self.bot.create_dm(discord.Object(id=user_id))
+                    channel_id = self._dm_channels[user_id] = channel.id
+        return channel_id
+
     async def dm(self, table: LiveTable, user_id: int, *, edit: int | None = None,
                  replace: int | None = None, picture: Picture | None = None,
                  **content) -> int | bool | None:
@@ -404,13 +426,8 @@ class Publisher:
         if dms_paused(table, user_id):
             return False
         try:
-            channel_id = self._dm_channels.get(user_id)
-            if channel_id is None:
-                channel = await self.bot.create_dm(discord.Object(id=user_id))
-                self._dm_channels[user_id] = channel.id
-            else:
-                channel = self.bot.get_partial_messageable(channel_id,
-                                                           type=discord.ChannelType.private)
+            channel = self.bot.get_partial_messageable(await self.dm_channel_id(user_id),
+                                                       type=discord.ChannelType.private)
             if edit is not None:
                 try:
                     # the attachments list is the new picture alone: the old one goes

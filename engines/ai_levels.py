@@ -14,6 +14,7 @@
   The normal move is kept unless another one gains on it by more than `z` standard errors
   of the paired differences. The size of the search is a number of worlds, candidates and
   simulated actions, never wall-clock time, so a decision is reproducible from its rng.
+  A move the game proves best (`AiPlayer.sure`, e.g. a sure elimination) is played at once.
 """
 
 from __future__ import annotations
@@ -99,6 +100,11 @@ def _hard(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any
     legal = list(engine.legal_actions(state, seat))
     if len(legal) <= 1 and normal is not None:
         return normal
+    sure = getattr(engine.ai, "sure", None)
+    if sure is not None:  # a proven move (its own world: the rng streams stay as they were)
+        move = sure(engine, engine.determinize(state, seat, random.Random(0)), seat)
+        if move is not None and is_listed(move, legal):
+            return move
     plan = getattr(engine.ai, "plan", None) or DEFAULT_PLAN
     candidates = _candidates(engine, state, seat, rng, normal, legal, plan)
     if len(candidates) <= 1:

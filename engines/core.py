@@ -187,7 +187,9 @@ class AiPlayer:
     `choose` inside playouts; `plan`: the search's size for this game (a SearchPlan); and
     `worlds(engine, state, seat, rng, count)`: the `count` determinized states to search in,
     when the game can sample them better than `count` independent `determinize` calls (e.g.
-    spread evenly over the few things that decide a game).
+    spread evenly over the few things that decide a game); `sure(engine, state, seat)`: a
+    move the game can prove best from what the seat sees (e.g. its own plays that certainly
+    eliminate an opponent this turn), played without a search, else None.
     """
 
     choose: Callable[..., Any]
@@ -200,6 +202,7 @@ class AiPlayer:
     # heuristic (never the AI's judgement); `bench.ai` measures the AI against it.
     baseline: Callable[..., Any] | None = None
     worlds: Callable[..., list[Any]] | None = None
+    sure: Callable[..., Any] | None = None
 
 
 class Engine(Generic[S, A]):

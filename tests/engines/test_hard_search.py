@@ -122,3 +122,34 @@ def test_six_suit_hard_chains_two_double_matches_into_an_elimination_instead_of_
         assert hard.card in (C("1rb"), C("2rc"))
         after = engine.apply(state, 0, hard).state
         assert after.current == 0 and after.chain == 1  # the double match earned a turn
+
+
+def test_six_suit_hard_plays_a_three_card_chain_that_surely_eliminates():
+    """Three hand cards, each double-matching one of the opponent's three odd piles, turn
+    their three red tops into six: the chain is certain (drawn cards are not counted on), so
+    hard starts it without a search (`sure_elimination`); in free time there is none."""
+    from engines.six_suit.ai import sure_elimination
+    from engines.six_suit.rules import PLAY
+    from tests.engines.test_six_suit import C, build
+
+    engine = ENGINES["six_suit"]
+    state = build(2, tops={0: "1gc 2yh 3bt 4gs 1yt 2gs", 1: "1rc 2rh 3rt 4yb 1bs 2gb"},
+                  hands={0: "4rb 1rs 2rb", 1: "3gc"})
+    state.phase = PLAY
+    first = sure_elimination(engine, state, 0)
+    assert first is not None and first.target == 1
+    hard = engine.ai_action(_hard(state), 0, random.Random(0))
+    assert hard == first
+    plays = 0
+    while state.alive[1]:  # each play earns the next turn, the last eliminates
+        assert state.current == 0 and plays < 3
+        if state.phase == "predict":
+            state = engine.apply(state, 0, engine.legal_actions(state, 0)[0]).state
+        state = engine.apply(state, 0, sure_elimination(engine, state, 0)).state
+        plays += 1
+    assert plays == 3
+    assert C("4rb") not in state.hands[0]
+    early = build(2, tops={0: "1gc 2yh 3bt 4gs 1yt 2gs", 1: "1rc 2rh 3rt 4yb 1bs 2gb"},
+                  hands={0: "4rb 1rs 2rb", 1: "3gc"}, round_=1)
+    early.phase = PLAY
+    assert sure_elimination(engine, early, 0) is None
