@@ -698,12 +698,14 @@ class TableService:
 
     async def _run_ai(self, table: LiveTable) -> None:
         failures = 0
+        delay = self.settings.ai_delay
         try:
             while not table.finished and not table.paused:
                 pick = self._next_ai_seat(table)
                 if pick is None:
                     return
-                await asyncio.sleep(self.settings.ai_delay)
+                await asyncio.sleep(delay)
+                delay = self.settings.ai_delay
                 async with table.lock:
                     pick = self._next_ai_seat(table)
                     if pick is None or table.finished:
@@ -714,8 +716,9 @@ class TableService:
                     if hold > 0 and (other := self._next_ai_seat(table, optional=True)):
                         # while it holds, AI seats that may act on the last move do
                         seat, hold = other[0], 0.0
-                if hold > 0:
-                    await asyncio.sleep(min(hold, 1.0))
+                if hold > 0:  # looked at often, so it moves as soon as the humans pass
+                    await asyncio.sleep(min(hold, 0.25))
+                    delay = 0.0  # its AI_DELAY is spent already
                     continue
                 rng = random.Random(f"{table.meta.get('seed')}:{version}:{seat}")
                 action = await self._ai_move(table.engine, state, seat, rng)

@@ -532,30 +532,42 @@ async def test_the_quiet_table_counts_what_was_typed_and_escapes_it_only_for_dis
 async def _to_a_human_card_an_ai_follows(fake, world, d: TableDriver, users, player: int,
                                          watcher: int, ai: int) -> None:
     """Drive the game by slash commands until `player` has just played a card, the AI seat
-    `ai` is to play next and `watcher` may still enforce against it."""
+    `ai` is to play next and `watcher` may still enforce against it. AI seats may act on the
+    last card at any time, so a command refused because the game moved on is tried anew."""
+    last: AssertionError | None = None
     for _ in range(300):
-        s, engine = d.table.state, d.table.engine
-        to_act = engine.to_act(s)
-        if s.phase == "choose":
-            for seat in sorted(to_act):
-                if not d.table.is_ai(seat):
-                    await keep_by_slash(fake, world, users[seat])
-        elif s.phase == "pending":
-            if not d.table.is_ai(s.last.seat):
-                await ok(fake, world, users[s.last.seat], "accept")
-        elif s.to_play in (player, watcher):
-            await play_by_slash(fake, world, d, users[s.to_play])
-            if (s.to_play == player and d.table.state.to_play == ai
-                    and watcher in engine.to_act(d.table.state)):
+        try:
+            if await _step_towards(fake, world, d, users, player, watcher, ai):
                 return
-        elif s.to_play < 0 and s.next_starter() != ai:
-            await ok(fake, world, users[s.next_starter()], "next")
-        else:
-            for seat in (player, watcher):  # let the AI move now (no hold)
-                if seat in engine.to_act(d.table.state):
-                    await ok(fake, world, users[seat], "pass")
+        except AssertionError as exc:  # refused: the game moved on meanwhile
+            last = exc
         await asyncio.sleep(0.1)
-    raise AssertionError("the AI never came to play right after a human")
+    raise AssertionError("the AI never came to play right after a human") from last
+
+
+async def _step_towards(fake, world, d: TableDriver, users, player: int, watcher: int,
+                        ai: int) -> bool:
+    """One move of _to_a_human_card_an_ai_follows; True once it is there."""
+    s, engine = d.table.state, d.table.engine
+    to_act = engine.to_act(s)
+    if s.phase == "choose":
+        for seat in sorted(to_act):
+            if not d.table.is_ai(seat):
+                await keep_by_slash(fake, world, users[seat])
+    elif s.phase == "pending":
+        if not d.table.is_ai(s.last.seat):
+            await ok(fake, world, users[s.last.seat], "accept")
+    elif s.to_play in (player, watcher):
+        await play_by_slash(fake, world, d, users[s.to_play])
+        return (s.to_play == player and d.table.state.to_play == ai
+                and watcher in engine.to_act(d.table.state))
+    elif s.to_play < 0 and not d.table.is_ai(s.next_starter()):
+        await ok(fake, world, users[s.next_starter()], "next")
+    else:
+        for seat in (player, watcher):  # let the AI move now (no hold)
+            if seat in engine.to_act(d.table.state):
+                await ok(fake, world, users[seat], "pass")
+    return False
 
 
 async def test_an_ai_holds_its_card_while_a_human_may_enforce(fake, world, bots):
@@ -564,7 +576,7 @@ async def test_an_ai_holds_its_card_while_a_human_may_enforce(fake, world, bots)
     clicks and a typed hint, so nobody could ever enforce against a card an AI followed.
     The AI now holds its move while a human may still enforce (`AI_HOLD_SECONDS`), longer
     once they open their panel, and moves as soon as they pass."""
-    await bots.start(ai_delay=0.2, ai_hold_seconds=3.0)
+    await bots.start(ai_delay=0.2, ai_hold_seconds=5.0)
     d = driver(fake, world, bots)
     users = [world.alice, world.bob, None]
     await d.open(world.alice, [world.bob], ai=1, options="turn_seconds=0 target=6 max_turns=200")
@@ -575,16 +587,20 @@ async def test_an_ai_holds_its_card_while_a_human_may_enforce(fake, world, bots)
     version = d.table.version
     await asyncio.sleep(1.0)  # five times AI_DELAY
     assert d.table.version == version, "the AI held its card"
-    await ok(fake, world, world.alice, "pass")
     start = asyncio.get_running_loop().time()
-    while d.table.state.to_play == 2:
+    await ok(fake, world, world.alice, "pass")
+    # her pass, then the AI's card (or its enforcement against bob's card) at once, not
+    # at the end of the hold (5 s from bob's card, over 3.5 s away when she passed)
+    while d.table.version < version + 2:
         await asyncio.sleep(0.05)
-        assert asyncio.get_running_loop().time() - start < 2.0, "no hold once she passed"
+        assert asyncio.get_running_loop().time() - start < 3.0, "no hold once she passed"
+    if d.table.state.phase == "pending":
+        await ok(fake, world, world.bob, "accept")
 
-    # again; this time alice takes her time in the panel (past the 3 s hold) and enforces
+    # again; this time alice takes her time in the panel (past the 5 s hold) and enforces
     await _to_a_human_card_an_ai_follows(fake, world, d, users, 1, 0, 2)
     panel = await open_panel(d, world.alice)
-    await asyncio.sleep(4.0)  # reading, then typing the hint
+    await asyncio.sleep(6.0)  # reading, then typing the hint: past the 5 s hold
     assert d.table.state.to_play == 2 and d.table.state.phase == "play", "the AI waited"
     top = next(b for b in panel.message.buttons() if b["label"] == "Enforce")
     step = await fake.click(world.alice, panel.message, top["custom_id"])
