@@ -119,12 +119,15 @@ class Publisher:
     def __init__(self, bot: CardTableBot, service: TableService) -> None:
         self.bot = bot
         self.service = service
-        # user id -> DM channel id. discord.py caches only 128 DM channels, so with more
-        # players than that every DM cost an extra POST /users/@me/channels (bench.load).
+        # user id -> DM channel id, kept in the database too (dm_channels): Discord gives
+        # the same channel every time, and discord.py caches only 128 DM channels (LRU,
+        # ConnectionState._add_private_channel) and none across a restart, so with more
+        # players than that, or after a restart, every DM cost an extra open (bench.load).
         self._dm_channels: dict[int, int] = {}
         # Opening a DM channel (POST /users/@me/channels) has no channel, guild or webhook
-        # in its path, so discord.py keeps one rate-limit bucket for it for the whole bot
-        # (as topics/rate-limits.mdx describes buckets): opens sent together go no faster;
+        # in its path, and Discord scopes per-route limits only by those (rate-limits.mdx),
+        # so it is one rate-limit bucket for the whole bot, in Discord and in discord.py
+        # alike: opens sent together go no faster;
         # it holds those past the bucket's count, and sleeps out the window inside the call
         # that spent it — on REST_TIMEOUT's clock, each holding a request-budget slot.
         # When many tables started at once (bench.load: 50, about 200 new players) queued
@@ -406,15 +409,44 @@ class Publisher:
             shown[str(seat)] = looks
 
     async def dm_channel_id(self, user_id: int) -> int:
-        """The player's DM channel, opened once (one open at a time: see __init__)."""
+        """The player's DM channel: from memory, else from the database (read outside the
+        open queue, so a known player never waits behind others' opens), else opened (one
+        open at a time: see __init__) and stored. The database is only a saving here: if it
+        fails the channel is opened anyway, and one not stored is opened again next time."""
         channel_id = self._dm_channels.get(user_id)
+        if channel_id is not None:
+            return channel_id
+        storage = self.service.storage
+        try:
+            channel_id = await storage.dm_channel(user_id)
+        except Exception:  # the database down must not stop the DM
+            log.warning("could not read %s's DM channel; opening it", user_id, exc_info=True)
         if channel_id is None:
             async with self._opening_dm:
                 channel_id = self._dm_channels.get(user_id)  # opened while we waited?
-                if channel_id is None:
-                    channel = await self.bot.create_dm(discord.Object(id=user_id))
-                    channel_id = self._dm_channels[user_id] = channel.id
+                if channel_id is not None:
+                    return channel_id
+                channel_id = (await self.bot.create_dm(discord.Object(id=user_id))).id
+                self._dm_channels[user_id] = channel_id
+            try:
+                await storage.set_dm_channel(user_id, channel_id)
+            except Exception:  # as above: kept in memory only, opened again after a restart
+                log.warning("could not store %s's DM channel", user_id, exc_info=True)
+        self._dm_channels[user_id] = channel_id
         return channel_id
+
+    def knows_dm(self, user_id: int) -> bool:
+        """Whether the player's DM channel is in memory (no database read, no open)."""
+        return user_id in self._dm_channels
+
+    async def prepare_dm(self, user_id: int) -> None:
+        """Have the player's DM channel ready before their first DM (see
+        TableService.open_dms_soon); a failure only leaves the open to that DM."""
+        try:
+            await self.dm_channel_id(user_id)
+        except Exception as exc:
+            log.info("could not open %s's DM channel ahead (%s); their first DM will",
+                     user_id, exc)
 
     async def dm(self, table: LiveTable, user_id: int, *, edit: int | None = None,
                  replace: int | None = None, picture: Picture | None = None,

@@ -510,3 +510,35 @@ async def test_dm_channels_opened_together_wait_their_turn_outside_the_rest_time
     assert all(isinstance(x, int) for x in opened), opened
     assert len(set(opened)) == 12
     assert await publisher.dm_channel_id(users[0].id) == opened[0]  # opened once
+
+
+async def test_dm_channels_are_remembered_across_a_restart(fake, world, bots):
+    """Discord gives a player the same DM channel every time, and opening one is that one
+    bot-wide bucket: a restarted bot finds the channels it opened in the database and opens
+    none of them again (only a player it never DMed costs an open)."""
+    bot = await bots.start()
+    first = await bot.tables.publisher.dm_channel_id(world.alice.id)
+    assert fake.count_calls("POST", r"^/users/@me/channels$") == 1
+    bot = await bots.restart()
+    mark = fake.mark()
+    assert await bot.tables.publisher.dm_channel_id(world.alice.id) == first
+    assert fake.count_calls("POST", r"^/users/@me/channels$", since=mark) == 0
+    await bot.tables.publisher.dm_channel_id(world.bob.id)
+    assert fake.count_calls("POST", r"^/users/@me/channels$", since=mark) == 1
+
+
+async def test_dm_channels_are_opened_as_players_sit_down(fake, world, bots, bot):
+    """The host's and each joiner's DM channel is opened in the background as they sit
+    down, so the game's start sends its DMs at once instead of first queueing every
+    player's open in the one bot-wide bucket."""
+    d = suspense(fake, world, bots)
+    opens = []
+
+    async def before_start(lobby):
+        assert await eventually(
+            lambda: fake.count_calls("POST", r"^/users/@me/channels$") == 3)
+        opens.append(fake.mark())
+
+    await d.open(world.alice, [world.bob, world.carol], before_start=before_start)
+    assert fake.count_calls("POST", r"^/users/@me/channels$", since=opens[0]) == 0
+    assert all(fake._dm_channels.get(u.id) for u in (world.alice, world.bob, world.carol))
