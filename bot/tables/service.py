@@ -215,19 +215,17 @@ class TableService:
         """Open the DM channels of players sitting down at a lobby, in the background (never
         in the answer to their click). Opening one is a single rate-limit bucket for the
         whole bot (bot.delivery.Publisher.dm_channel_id): left to the game's start, a
-        12-player table's opens queued for about 10 s, holding up the first DMs and every
-        board after them; joins come one click at a time, so their opens rarely queue."""
+        12-player table's opens queued for about 10 s before its DMs; joins come one click
+        at a time, so their opens rarely queue."""
         for user_id in user_ids:
-            if user_id is None or self.publisher.knows_dm(user_id):
-                continue
-            self._notes.add(task := asyncio.create_task(self.publisher.prepare_dm(user_id),
-                                                        name=f"dm-open-{user_id}"))
-            task.add_done_callback(self._notes.discard)
+            if user_id is not None:
+                self.publisher.open_dm_soon(user_id)
 
     async def stop(self) -> None:
         """Stop timers, AI seats and deliveries without cutting a move in half: each table's
         lock is taken first, so a move being saved finishes before its task is cancelled."""
-        tasks = [t for t in [self._tick_task, self._prune_task, *self._notes] if t]
+        tasks = [t for t in [self._tick_task, self._prune_task, *self._notes,
+                             *self.publisher.dm_opens.values()] if t]
         for task in tasks:
             task.cancel()
         for table in list(self.live.values()):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import logging
+import re
 
 import pytest
 
@@ -542,3 +543,26 @@ async def test_dm_channels_are_opened_as_players_sit_down(fake, world, bots, bot
     await d.open(world.alice, [world.bob, world.carol], before_start=before_start)
     assert fake.count_calls("POST", r"^/users/@me/channels$", since=opens[0]) == 0
     assert all(fake._dm_channels.get(u.id) for u in (world.alice, world.bob, world.carol))
+
+
+
+async def test_a_slow_dm_open_holds_up_no_board(fake, world, bots, bot):
+    """Opening a player's DM channel waits its turn in the one bot-wide bucket (here Discord
+    is slow too: 6 s per open): the game's boards go out and the game goes on meanwhile,
+    and each player's DM follows once their channel is open."""
+    d = suspense(fake, world, bots)
+    fake.stall_next("POST", r"^/users/@me/channels$", 6.0, times=2)
+    lobby = (await fake.slash(world.alice, "suspense new", channel=d.channel)).message
+    d.lobby_id = lobby.id
+    d.table_id = int(re.search(r"t:(\d+):join", str(lobby.buttons())).group(1))
+    d.players = [world.alice, world.bob]
+    await d.click(world.bob, lobby, "Join")
+    await d.click(world.alice, lobby, "Start")
+    table, opens = d.table, bot.tables.publisher.dm_opens
+    assert await eventually(lambda: table.meta.get("delivered_version") == table.version, 4)
+    assert opens, "the opens ended before the board was checked: nothing was shown"
+    await d.take_turn(d.seat_user(await d.next_human()))
+    assert await eventually(lambda: table.meta.get("delivered_version") == table.version, 4)
+    assert opens, "the move's board waited for the DM opens"
+    await d.synced()
+    assert all(fake.channel_messages(fake._dm_channels[u.id]) for u in (world.alice, world.bob))
