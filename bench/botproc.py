@@ -293,7 +293,9 @@ async def commands(bot) -> None:
             busy = sum(1 for t in bot.tables.live.values()
                        if t.dirty or (t.delivery_task is not None and not t.delivery_task.done()))
             budget = getattr(bot, "request_budget", None)
-            emit("idle", deliveries=busy, budget_waiting=budget.waiting if budget else 0)
+            # DM channels still being opened (one bot-wide bucket): their DMs follow
+            emit("idle", deliveries=busy, budget_waiting=budget.waiting if budget else 0,
+                 dm_opens=len(bot.tables.publisher.dm_opens))
         elif line == "trace":
             emit("trace", **TRACER.dump())
         elif line == "trace-reset":

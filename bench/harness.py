@@ -128,13 +128,14 @@ class BotProcess:
         return await self.expect("stats")
 
     async def wait_idle(self, timeout: float, poll: float = 0.2) -> bool:
-        """Wait until the bot has no delivery to make and no request queued for its request
-        budget (True), or `timeout` passed (False)."""
+        """Wait until the bot has no delivery to make, no request queued for its request
+        budget and no DM channel being opened (True), or `timeout` passed (False)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             await self.send("idle")
             idle = await self.expect("idle")
-            if not idle["deliveries"] and not idle["budget_waiting"]:
+            if not idle["deliveries"] and not idle["budget_waiting"] \
+                    and not idle.get("dm_opens"):
                 return True
             await asyncio.sleep(poll)
         return False

@@ -119,12 +119,15 @@ class Publisher:
     def __init__(self, bot: CardTableBot, service: TableService) -> None:
         self.bot = bot
         self.service = service
-        # user id -> DM channel id. discord.py caches only 128 DM channels, so with more
-        # players than that every DM cost an extra POST /users/@me/channels (bench.load).
+        # user id -> DM channel id, kept in the database too (dm_channels): Discord gives
+        # the same channel every time, and discord.py caches only 128 DM channels (LRU,
+        # ConnectionState._add_private_channel) and none across a restart, so with more
+        # players than that, or after a restart, every DM cost an extra open (bench.load).
         self._dm_channels: dict[int, int] = {}
         # Opening a DM channel (POST /users/@me/channels) has no channel, guild or webhook
-        # in its path, so discord.py keeps one rate-limit bucket for it for the whole bot
-        # (as topics/rate-limits.mdx describes buckets): opens sent together go no faster;
+        # in its path, and Discord scopes per-route limits only by those (rate-limits.mdx),
+        # so it is one rate-limit bucket for the whole bot, in Discord and in discord.py
+        # alike: opens sent together go no faster;
         # it holds those past the bucket's count, and sleeps out the window inside the call
         # that spent it — on REST_TIMEOUT's clock, each holding a request-budget slot.
         # When many tables started at once (bench.load: 50, about 200 new players) queued
@@ -132,6 +135,10 @@ class Publisher:
         # sat idle. One open at a time, the queue is here, outside both, and no open waits
         # longer than one bucket window.
         self._opening_dm = asyncio.Lock()
+        # opens running in the background (open_dm_soon), and players whose open there
+        # failed: their next DM opens it itself, with dm()'s handling of its errors
+        self.dm_opens: dict[int, asyncio.Task] = {}
+        self._open_failed: set[int] = set()
         self.pictures = PicturePrefs(service)
         self.janitor = BoardJanitor(self)  # old boards, until their delete is confirmed
         self.threads = TableThreads(self)  # the game's own thread (bot.threads)
@@ -382,9 +389,15 @@ class Publisher:
             job = render.hand_picture_job(table, seat, with_table=False)
             new = ping or str(seat) not in living
             outgoing.append((seat, user_id, looks, events, (embed, job), new))
-        for index, (seat, user_id, looks, _events, (embed, job), new) in enumerate(outgoing):
+        for index, (seat, user_id, looks, events, (embed, job), new) in enumerate(outgoing):
             if dms_paused(table, user_id):  # stopped after a 403: no picture drawn
                 shown[str(seat)] = looks
+                continue
+            if not table.finished and not await self.dm_ready(table, user_id):
+                # its channel is being opened (one bucket for the whole bot, see
+                # __init__): the sync run when it is open sends this; the boards meanwhile
+                # do not wait. (A game's last sync waits: none follows it.)
+                table.pending_private[seat][:0] = events
                 continue
             picture = None
             if await self.pictures.for_user(user_id, table.row.guild_id):
@@ -405,16 +418,73 @@ class Publisher:
                 living[str(seat)] = delivered
             shown[str(seat)] = looks
 
-    async def dm_channel_id(self, user_id: int) -> int:
-        """The player's DM channel, opened once (one open at a time: see __init__)."""
+    async def _known_dm(self, user_id: int) -> int | None:
+        """The player's DM channel if it was ever opened: from memory, else the database
+        (read outside the open queue, so a known player never waits behind others' opens).
+        The database is only a saving here: if it fails, the channel is opened again."""
         channel_id = self._dm_channels.get(user_id)
         if channel_id is None:
-            async with self._opening_dm:
-                channel_id = self._dm_channels.get(user_id)  # opened while we waited?
-                if channel_id is None:
-                    channel = await self.bot.create_dm(discord.Object(id=user_id))
-                    channel_id = self._dm_channels[user_id] = channel.id
+            try:
+                channel_id = await self.service.storage.dm_channel(user_id)
+            except Exception:  # the database down must not stop the DM
+                log.warning("could not read %s's DM channel", user_id, exc_info=True)
+            if channel_id is not None:
+                self._dm_channels[user_id] = channel_id
         return channel_id
+
+    async def dm_channel_id(self, user_id: int) -> int:
+        """The player's DM channel: known (`_known_dm`), else opened (one open at a time:
+        see __init__) and stored."""
+        channel_id = await self._known_dm(user_id)
+        if channel_id is not None:
+            return channel_id
+        async with self._opening_dm:
+            channel_id = self._dm_channels.get(user_id)  # opened while we waited?
+            if channel_id is not None:
+                return channel_id
+            channel_id = (await self.bot.create_dm(discord.Object(id=user_id))).id
+            self._dm_channels[user_id] = channel_id
+        try:
+            await self.service.storage.set_dm_channel(user_id, channel_id)
+        except Exception:  # kept in memory only: opened again after a restart
+            log.warning("could not store %s's DM channel", user_id, exc_info=True)
+        return channel_id
+
+    async def dm_ready(self, table: LiveTable, user_id: int) -> bool:
+        """Whether a DM to the player can go now without waiting for an open: its channel
+        is known, or an open ahead failed (the DM then opens it itself). If not, it is
+        opened in the background and the table is delivered again once it is."""
+        if user_id in self._open_failed or await self._known_dm(user_id) is not None:
+            return True
+        self.open_dm_soon(user_id, table)
+        return False
+
+    def open_dm_soon(self, user_id: int, table: LiveTable | None = None) -> None:
+        """Open the player's DM channel in the background (once, however often asked);
+        then deliver `table` again, if given and still live."""
+        if user_id in self._dm_channels:
+            return
+        task = self.dm_opens.get(user_id)
+        if task is None:
+            task = self.dm_opens[user_id] = asyncio.create_task(
+                self._open_ahead(user_id), name=f"dm-open-{user_id}")
+            task.add_done_callback(lambda _: self.dm_opens.pop(user_id, None))
+        if table is not None:
+            task.add_done_callback(lambda done: self._opened_for(table, done))
+
+    async def _open_ahead(self, user_id: int) -> None:
+        try:
+            await self.dm_channel_id(user_id)
+            self._open_failed.discard(user_id)
+        except Exception as exc:
+            log.info("could not open %s's DM channel ahead (%s); their next DM will",
+                     user_id, exc)
+            self._open_failed.add(user_id)
+
+    def _opened_for(self, table: LiveTable, done: asyncio.Task) -> None:
+        if not done.cancelled() and not table.dropped \
+                and self.service.live.get(table.id) is table:
+            self.service.schedule_delivery(table)
 
     async def dm(self, table: LiveTable, user_id: int, *, edit: int | None = None,
                  replace: int | None = None, picture: Picture | None = None,

@@ -196,6 +196,16 @@ MIGRATIONS: list[tuple[int, Migration]] = [
     (7, """
     ALTER TABLE matches ADD COLUMN parent_id BIGINT;
     """),
+    # Each player's DM channel with the bot (bot.delivery.Publisher.dm_channel_id). Discord
+    # gives the same one every time, but opening it (POST /users/@me/channels) is one
+    # rate-limit bucket for the whole bot, so a restart that forgot them all had every
+    # player's first DM queue behind everyone else's open.
+    (8, """
+    CREATE TABLE dm_channels (
+        user_id    BIGINT PRIMARY KEY,
+        channel_id BIGINT NOT NULL
+    );
+    """),
 ]
 
 SYNCHRONOUS_MODES = ("FULL", "NORMAL")
@@ -982,6 +992,20 @@ class Storage:
     async def history(self, table_id: int) -> list[str]:
         return [row[0] for row in await self._db.fetch(
             "SELECT line FROM table_history WHERE table_id=? ORDER BY seq", table_id)]
+
+    # ------------------------------------------------------------------ DM channels
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The user's DM channel with the bot, if it was ever opened (see migration 8)."""
+        return await self._db.fetchval("SELECT channel_id FROM dm_channels WHERE user_id=?",
+                                       user_id)
+
+    @_writes
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO dm_channels (user_id, channel_id) VALUES (?,?) "
+                "ON CONFLICT (user_id) DO UPDATE SET channel_id=excluded.channel_id",
+                user_id, channel_id)
 
     # ------------------------------------------------------------------ user settings
     async def get_user_settings(self, user_id: int) -> dict[str, Any]:

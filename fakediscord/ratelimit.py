@@ -1,8 +1,10 @@
 """Discord's rate limits (on by default), their headers, and one-shot failure injection.
 
 The limits follow the documented shape (topics/rate-limits.mdx): a per-route bucket scoped
-by the top-level resource in the path (channel, guild, webhook id + token), 5 requests per
-5 s as for Discord's message bucket, and a global limit of 50 requests per second per bot.
+by the top-level resource in the path (channel, guild, webhook id + token) — the docs name
+only those three, so a route with none of them (Create DM, ``POST /users/@me/channels``,
+whoever the recipient) is one bucket for the whole bot — 5 requests per 5 s as for
+Discord's message bucket, and a global limit of 50 requests per second per bot.
 Interaction callbacks are exempt from both, and interaction webhooks from the global limit
 (receiving-and-responding.mdx). Every answer carries the ``X-RateLimit-*`` headers with the
 bucket a hash of method and route; a request past a limit gets 429 with Discord's body.
@@ -51,15 +53,6 @@ def major_parameter(path: str) -> str:
     if kind in ("webhooks", "interactions") and token:
         return f"{kind}:{ident}:{token}"
     return f"{kind}:{ident}"
-
-
-def _dm_recipient(method: str, path: str, body: Any) -> str:
-    """Create DM has no top-level resource in its path; the fake scopes its bucket by the
-    recipient (a DM channel is one per recipient), or a bot opening many players' DMs would
-    be held to 5 per 5 s in all, which the docs do not say."""
-    if method == "POST" and path == "/users/@me/channels" and isinstance(body, dict):
-        return f"recipient:{body.get('recipient_id')}"
-    return ""
 
 
 def bucket_hash(method: str, template: str) -> str:
@@ -131,13 +124,15 @@ class RateLimiter:
         self._windows.clear()
         self._global.clear()
 
-    def check(self, method: str, path: str, body: Any = None
-              ) -> tuple[dict[str, str], dict[str, Any] | None]:
+    def check(self, method: str, path: str) -> tuple[dict[str, str], dict[str, Any] | None]:
         """Count one request. Returns (headers, None) if allowed or (headers, 429 body)."""
         now = time.monotonic()
         template = route_template(path)
         bucket = bucket_hash(method, template)
-        key = f"{bucket}:{major_parameter(path) or _dm_recipient(method, path, body)}"
+        # A route without a top-level resource (Create DM, POST /users/@me/channels, among
+        # them) is one bucket for the whole bot: the docs scope per-route limits only by
+        # channel, guild and webhook ids, so opening many players' DMs shares one bucket.
+        key = f"{bucket}:{major_parameter(path)}"
         limit = self.per_route if self.enforcing else self.RELAXED_LIMIT
         period = self.per_seconds if self.enforcing else 1.0
         window = self._windows.get(key)

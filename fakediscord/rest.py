@@ -313,7 +313,7 @@ class RestMixin(WorldMixin):
                     return json_response(body, 429, headers)
                 return json_response({"code": inj.code, "message": inj.message}, inj.status)
 
-        headers, limited = self.limiter.check(call.method, call.path, call.json)
+        headers, limited = self.limiter.check(call.method, call.path)
         if limited is not None:
             return json_response(limited, 429, headers)
 

@@ -119,7 +119,9 @@ class TableService:
         self._flush_task: asyncio.Task | None = None
         self._meta_dirty: dict[int, LiveTable] = {}
         self._opening: dict[tuple[int | None, int], int] = {}  # lobbies being created
-        self._notes: set[asyncio.Task] = set()  # channel notes waiting for the connection
+        # background work stopped with the service: channel notes waiting for the
+        # connection, DM channels opened as players sit down (open_dms_soon)
+        self._notes: set[asyncio.Task] = set()
         self._notify: dict[int, str] = {}  # user id -> /notify choice
         self._history: list[tuple[int, int, str]] = []  # lines waiting for the next batch
         self._spill: set[int] = set()  # tables whose move lines go out of their row next
@@ -209,10 +211,21 @@ class TableService:
                 f"the bot's operator.{how}"), name=f"quarantine-note-{row.id}"))
             task.add_done_callback(self._notes.discard)
 
+    def open_dms_soon(self, user_ids: list[int | None]) -> None:
+        """Open the DM channels of players sitting down at a lobby, in the background (never
+        in the answer to their click). Opening one is a single rate-limit bucket for the
+        whole bot (bot.delivery.Publisher.dm_channel_id): left to the game's start, a
+        12-player table's opens queued for about 10 s before its DMs; joins come one click
+        at a time, so their opens rarely queue."""
+        for user_id in user_ids:
+            if user_id is not None:
+                self.publisher.open_dm_soon(user_id)
+
     async def stop(self) -> None:
         """Stop timers, AI seats and deliveries without cutting a move in half: each table's
         lock is taken first, so a move being saved finishes before its task is cancelled."""
-        tasks = [t for t in [self._tick_task, self._prune_task, *self._notes] if t]
+        tasks = [t for t in [self._tick_task, self._prune_task, *self._notes,
+                             *self.publisher.dm_opens.values()] if t]
         for task in tasks:
             task.cancel()
         for table in list(self.live.values()):
@@ -296,6 +309,7 @@ class TableService:
             raise TableError("This channel already has a table.")
         table = LiveTable(row=row, ui=self.uis[game])
         self.live[row.id] = table
+        self.open_dms_soon([s.get("user_id") for s in seats if not s.get("ai")])
         return table
 
     def _check_lobby_cap(self, guild_id: int | None, host_id: int, cap: int) -> None:
@@ -384,6 +398,7 @@ class TableService:
             if user_id in invited:
                 invited.remove(user_id)
             await self._save(table, draft)
+        self.open_dms_soon([user_id])
         return table
 
     async def leave(self, table_id: int, user_id: int) -> LiveTable | None:

@@ -364,7 +364,10 @@ class TableDriver:
             if table is None:
                 break
             task = table.delivery_task
-            busy = table.dirty or (task is not None and not task.done())
+            # DMs wait for their channel's open in the background (the board does not):
+            # the table is delivered again once it is open
+            busy = (table.dirty or (task is not None and not task.done())
+                    or bool(self.bot.tables.publisher.dm_opens))
             delivered = table.meta.get("delivered_version")
             if not busy and delivered == table.version:
                 break

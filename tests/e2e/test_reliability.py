@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import logging
+import re
 
 import pytest
 
@@ -510,3 +511,58 @@ async def test_dm_channels_opened_together_wait_their_turn_outside_the_rest_time
     assert all(isinstance(x, int) for x in opened), opened
     assert len(set(opened)) == 12
     assert await publisher.dm_channel_id(users[0].id) == opened[0]  # opened once
+
+
+async def test_dm_channels_are_remembered_across_a_restart(fake, world, bots):
+    """Discord gives a player the same DM channel every time, and opening one is that one
+    bot-wide bucket: a restarted bot finds the channels it opened in the database and opens
+    none of them again (only a player it never DMed costs an open)."""
+    bot = await bots.start()
+    first = await bot.tables.publisher.dm_channel_id(world.alice.id)
+    assert fake.count_calls("POST", r"^/users/@me/channels$") == 1
+    bot = await bots.restart()
+    mark = fake.mark()
+    assert await bot.tables.publisher.dm_channel_id(world.alice.id) == first
+    assert fake.count_calls("POST", r"^/users/@me/channels$", since=mark) == 0
+    await bot.tables.publisher.dm_channel_id(world.bob.id)
+    assert fake.count_calls("POST", r"^/users/@me/channels$", since=mark) == 1
+
+
+async def test_dm_channels_are_opened_as_players_sit_down(fake, world, bots, bot):
+    """The host's and each joiner's DM channel is opened in the background as they sit
+    down, so the game's start sends its DMs at once instead of first queueing every
+    player's open in the one bot-wide bucket."""
+    d = suspense(fake, world, bots)
+    opens = []
+
+    async def before_start(lobby):
+        assert await eventually(
+            lambda: fake.count_calls("POST", r"^/users/@me/channels$") == 3)
+        opens.append(fake.mark())
+
+    await d.open(world.alice, [world.bob, world.carol], before_start=before_start)
+    assert fake.count_calls("POST", r"^/users/@me/channels$", since=opens[0]) == 0
+    assert all(fake._dm_channels.get(u.id) for u in (world.alice, world.bob, world.carol))
+
+
+
+async def test_a_slow_dm_open_holds_up_no_board(fake, world, bots, bot):
+    """Opening a player's DM channel waits its turn in the one bot-wide bucket (here Discord
+    is slow too: 6 s per open): the game's boards go out and the game goes on meanwhile,
+    and each player's DM follows once their channel is open."""
+    d = suspense(fake, world, bots)
+    fake.stall_next("POST", r"^/users/@me/channels$", 6.0, times=2)
+    lobby = (await fake.slash(world.alice, "suspense new", channel=d.channel)).message
+    d.lobby_id = lobby.id
+    d.table_id = int(re.search(r"t:(\d+):join", str(lobby.buttons())).group(1))
+    d.players = [world.alice, world.bob]
+    await d.click(world.bob, lobby, "Join")
+    await d.click(world.alice, lobby, "Start")
+    table, opens = d.table, bot.tables.publisher.dm_opens
+    assert await eventually(lambda: table.meta.get("delivered_version") == table.version, 4)
+    assert opens, "the opens ended before the board was checked: nothing was shown"
+    await d.take_turn(d.seat_user(await d.next_human()))
+    assert await eventually(lambda: table.meta.get("delivered_version") == table.version, 4)
+    assert opens, "the move's board waited for the DM opens"
+    await d.synced()
+    assert all(fake.channel_messages(fake._dm_channels[u.id]) for u in (world.alice, world.bob))

@@ -395,7 +395,7 @@ async def test_enforced_rate_limit_answers_429_with_headers(fake: FakeDiscord) -
 async def test_discords_rate_limits_are_on_by_default(fake: FakeDiscord) -> None:
     """Without any call to enforce them: 5 messages per 5 s per channel (the 6th in one
     channel gets 429 with Discord's body and headers, another channel is not affected),
-    Create DM by recipient, and the interaction endpoints' exemptions."""
+    and the interaction endpoints' exemptions."""
     guild = fake.add_guild("g")
     one, two = fake.add_channel(guild, "one"), fake.add_channel(guild, "two")
     base = fake.rest_base
@@ -413,13 +413,31 @@ async def test_discords_rate_limits_are_on_by_default(fake: FakeDiscord) -> None
         async with session.post(f"{base}/channels/{two.id}/messages",
                                 json={"content": "x"}) as resp:
             assert resp.status == 200 and resp.headers["X-RateLimit-Remaining"] == "4"
-        users = [fake.add_user(f"u{i}") for i in range(6)]
-        for user in users:  # six players' DMs opened at once: one bucket each
-            async with session.post(f"{base}/users/@me/channels",
-                                    json={"recipient_id": str(user.id)}) as resp:
-                assert resp.status == 200
     assert fake.rate_limit_stats.per_route == {"POST /channels/{id}/messages": 1}
     assert fake.limiter.enforcing and fake.limiter.global_per_second == 50
+
+
+async def test_create_dm_is_one_bucket_for_the_whole_bot(fake: FakeDiscord) -> None:
+    """POST /users/@me/channels names no channel, guild or webhook, the only top-level
+    resources Discord scopes per-route limits by (rate-limits.mdx): six DMs opened within
+    5 s for six different players share one bucket, and the sixth gets Discord's 429."""
+    users = [fake.add_user(f"u{i}") for i in range(6)]
+    statuses, buckets = [], set()
+    async with aiohttp.ClientSession() as session:
+        for user in users:
+            async with session.post(f"{fake.rest_base}/users/@me/channels",
+                                    json={"recipient_id": str(user.id)}) as resp:
+                statuses.append(resp.status)
+                buckets.add(resp.headers["X-RateLimit-Bucket"])
+                headers, body = resp.headers, await resp.json()
+    assert statuses == [200] * 5 + [429]
+    assert len(buckets) == 1
+    assert body["message"] == "You are being rate limited." and body["global"] is False
+    assert 0 < body["retry_after"] <= 5
+    assert headers["X-RateLimit-Limit"] == "5" and headers["X-RateLimit-Remaining"] == "0"
+    assert headers["X-RateLimit-Scope"] == "user" and "Via" in headers
+    assert int(headers["Retry-After"]) >= 1 and "X-RateLimit-Global" not in headers
+    assert fake.rate_limit_stats.per_route == {"POST /users/@me/channels": 1}
 
 
 async def test_discordpy_respects_enforced_bucket(world: World) -> None:
