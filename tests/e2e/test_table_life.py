@@ -21,6 +21,22 @@ def texts_of(fake, channel) -> str:
                      for v in m.versions())
 
 
+
+def _game_over_message(fake, world):
+    """The latest result message in the table's channel."""
+    return next(m for m in reversed(fake.channel_messages(world.channel))
+                if "game over" in m.text)
+
+
+async def _finished_suspense_with_play_again(fake, world, bots):
+    """alice, bob and one AI play Suspense to the end: the driver, the result message and
+    its Play again button's custom id."""
+    d = TableDriver(fake, world, bots, "suspense")
+    await d.open(world.alice, [world.bob], ai=1, options="points_target=2")
+    await d.play_to_end()
+    result = _game_over_message(fake, world)
+    return d, result, d.custom_id(result, "Play again")
+
 async def test_a_player_leaves_a_running_game_and_an_ai_finishes_it(fake, world, bots, bot):
     d = TableDriver(fake, world, bots, "taboo")
     await d.open(world.alice, [world.bob, world.carol], options="max_turns=24")
@@ -42,8 +58,7 @@ async def test_a_player_leaves_a_running_game_and_an_ai_finishes_it(fake, world,
     typed = await fake.slash(world.bob, "taboo draw", channel=world.channel)
     assert typed.ephemeral and "You left this game" in typed.text
     await d.play_to_end()
-    result = next(m for m in reversed(fake.channel_messages(world.channel))
-                  if "game over" in m.text)
+    result = _game_over_message(fake, world)
     assert "bob (left)" in result.text and "left during the game" in result.text
     assert any(b.get("label") == "Play again" for b in result.buttons())
     stats = {r.name: r for r in await bot.storage.player_stats(world.guild.id, world.bob.id)}
@@ -151,12 +166,7 @@ async def test_an_idle_lobby_closes_after_the_servers_setting(fake, world, bots)
 
 async def test_play_again_opens_a_lobby_with_the_same_seats_and_options(fake, world, bots,
                                                                         bot):
-    d = TableDriver(fake, world, bots, "suspense")
-    await d.open(world.alice, [world.bob], ai=1, options="points_target=2")
-    await d.play_to_end()
-    result = next(m for m in reversed(fake.channel_messages(world.channel))
-                  if "game over" in m.text)
-    button = d.custom_id(result, "Play again")
+    d, result, button = await _finished_suspense_with_play_again(fake, world, bots)
     stranger = await fake.click(world.outsider, result, button)
     assert stranger.ephemeral and "Only the players of that game" in stranger.text
     answer = await fake.click(world.bob, result, button)
@@ -183,12 +193,7 @@ async def test_play_again_and_cancel_in_a_loop_pings_the_other_players_once(fake
     """Attack: a player presses Play again, cancels the lobby, and presses it again, every
     command cooldown: each lobby pinged every other player of the game. They are pinged by
     the first one; later lobbies of the same game name them without a ping."""
-    d = TableDriver(fake, world, bots, "suspense")
-    await d.open(world.alice, [world.bob], ai=1, options="points_target=2")
-    await d.play_to_end()
-    result = next(m for m in reversed(fake.channel_messages(world.channel))
-                  if "game over" in m.text)
-    button = d.custom_id(result, "Play again")
+    _, result, button = await _finished_suspense_with_play_again(fake, world, bots)
     for _ in range(3):
         answer = await fake.click(world.bob, result, button)
         assert not answer.ephemeral, answer.text
