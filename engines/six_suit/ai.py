@@ -27,6 +27,7 @@ from engines.six_suit.cards import (
     is_six_suit,
     reaches,
 )
+from engines.six_suit.chains import chain_move
 from engines.six_suit.rules import PLAY
 
 if TYPE_CHECKING:
@@ -302,4 +303,4 @@ def value(engine: Any, s: SixSuitState, seat: int) -> float:
 # The hard level: each candidate until the seat's next turn, judged there by `value`.
 PLAN = SearchPlan(worlds=10, candidates=3, depth=60, my_turns=1)
 AI = AiPlayer(choose=choose_move, timer_move=timer_move, rank=rank, value=value,
-              baseline=baseline, plan=PLAN, sure=sure_elimination)
+              baseline=baseline, plan=PLAN, sure=sure_elimination, lookahead=chain_move)

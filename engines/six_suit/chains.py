@@ -1,0 +1,184 @@
+"""The hard Six Suit AI's extra-turn chain planner: which play gives the best chance of
+eliminating an opponent before this turn ends.
+
+Why: with 2 players the first elimination decided all of 300 normal self-play games, and 288
+of those came inside a chain of double matches (each keeps the turn, and draws one more
+card). The normal AI rates one play at a time (a double match is a flat bonus) and the hard
+search plays the rest of the chain with it, so neither plans a sequence such as "double-match
+the pile that leaves five reds, then finish with whatever red card the next draw brings".
+
+The planner is an expectimax over the seat's own plays and its next draws, a few plays deep.
+A drawn card is never a known card: every unseen card (`unknown_cards`: what the seat cannot
+locate) is an equally likely next draw, and the value of a play is the exact average over all
+of them, so the planner needs no rng and gives the same answer every time. Simplifications
+(all on the cautious side): extra cards from a good prediction are not counted, a chain stays
+on one target (no second victim after an elimination), and cards drawn on the way are
+averaged over the same unseen set (not over what is left after the earlier draws).
+
+The search horizon is counted in plays (`PLAYS`), never in time.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engines.six_suit.cards import SHARED, SIX_SUIT_BY_KEY, SUIT_KEY, reaches
+from engines.six_suit.rules import PLAY
+
+if TYPE_CHECKING:
+    from engines.six_suit.rules import SixSuitState
+
+# Plays looked at in one plan: this one and those of the next PLAYS - 1 extra turns.
+PLAYS = 3
+# The planner's move replaces the usual choice only when its chance of eliminating someone
+# this turn is at least this much higher than that of the move the hard AI would make
+# otherwise (the normal AI's): near ties go to the usual judgement, which also weighs
+# defence and the rest of the table.
+MARGIN = 0.05
+
+
+class _Planner:
+    """One decision's memoised expectimax (tops and hands as tuples)."""
+
+    __slots__ = ("pool", "memo", "finish_memo")
+
+    def __init__(self, pool: list[int]) -> None:
+        self.pool = pool  # the unseen cards: each equally likely to be the next draw
+        self.memo: dict[tuple, float] = {}
+        self.finish_memo: dict[tuple[int, ...], float] = {}
+
+    def best(self, tops: tuple[int, ...], hand: tuple[int, ...], plays: int) -> float:
+        """Chance of completing a six suit on `tops` with `hand`, this play included and at
+        most `plays` plays in all (every one but the last a double match on these tops)."""
+        if 6 - max(reaches(tops)) > plays:  # each play changes one pile
+            return 0.0
+        key = (tops, hand, plays)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        open_keys = _open_keys(tops)
+        value = 0.0
+        for i, card in enumerate(hand):
+            row = SHARED[card]
+            sk = SUIT_KEY[card]
+            for p in range(6):
+                shared = row[tops[p]]
+                if not shared:
+                    continue
+                k = open_keys[p]
+                if k >= 0 and SIX_SUIT_BY_KEY[k | sk]:
+                    self.memo[key] = 1.0
+                    return 1.0
+                if shared == 2 and plays > 1:
+                    after = (*tops[:p], card, *tops[p + 1:])
+                    v = self.next_turn(after, hand[:i] + hand[i + 1:], plays - 1)
+                    if v > value:
+                        value = v
+        self.memo[key] = value
+        return value
+
+    def next_turn(self, tops: tuple[int, ...], held: tuple[int, ...], plays: int) -> float:
+        """An extra turn on `tops`: the average over every possible next draw of the best
+        play with the held cards and that draw."""
+        if 6 - max(reaches(tops)) > plays:
+            return 0.0
+        if plays == 1:  # only an immediate finish counts: held cards, else the draw
+            if self.best(tops, held, 1) == 1.0:
+                return 1.0
+            return self.finish_share(tops)
+        pool = self.pool
+        total = 0.0
+        for d in pool:
+            total += self.best(tops, tuple(sorted((*held, d))), plays)
+        return total / len(pool)
+
+    def finish_share(self, tops: tuple[int, ...]) -> float:
+        """Share of the unseen cards that complete a six suit on `tops` in one play."""
+        got = self.finish_memo.get(tops)
+        if got is not None:
+            return got
+        open_keys = _open_keys(tops)
+        piles = [(tops[p], k) for p, k in enumerate(open_keys) if k >= 0]
+        count = 0
+        if piles:
+            for d in self.pool:
+                row = SHARED[d]
+                sk = SUIT_KEY[d]
+                for top, k in piles:
+                    if row[top] and SIX_SUIT_BY_KEY[k | sk]:
+                        count += 1
+                        break
+        share = count / len(self.pool)
+        self.finish_memo[tops] = share
+        return share
+
+
+def _open_keys(tops: tuple[int, ...]) -> list[int]:
+    """Per pile, the six-suit key of the other five tops when some card on that pile could
+    still complete a six suit (the five agree on an attribute), else -1."""
+    keys = [SUIT_KEY[c] for c in tops]
+    out = []
+    for p in range(6):
+        k = 0
+        for q in range(6):
+            if q != p:
+                k |= keys[q]
+        out.append(k if SIX_SUIT_BY_KEY[k] else -1)
+    return out
+
+
+def chain_chances(s: SixSuitState, seat: int, pool: list[int],
+                  plays: int = PLAYS) -> dict[tuple[int, int, int], float]:
+    """(card, target, pile) -> chance that this play starts (or is) an elimination of an
+    opponent within this turn, for every play on an opponent's pile that has a chance."""
+    hand = tuple(s.hands[seat])
+    if not pool or not hand:
+        return {}
+    planner = _Planner(pool)
+    extra = s.options.max_extra_turns - s.chain  # extra turns still available
+    side = s.faction(seat)
+    out: dict[tuple[int, int, int], float] = {}
+    for t in range(s.n):
+        if not s.alive[t] or s.faction(t) == side:
+            continue
+        tops = tuple(s.tops[t * 6:t * 6 + 6])
+        chained = s.chain == 0 or s.chain_elim or t == s.chain_target
+        depth = min(plays, 1 + extra) if chained else 1
+        open_keys = _open_keys(tops)
+        for i, card in enumerate(hand):
+            row = SHARED[card]
+            for p in range(6):
+                shared = row[tops[p]]
+                if not shared:
+                    continue
+                k = open_keys[p]
+                if k >= 0 and SIX_SUIT_BY_KEY[k | SUIT_KEY[card]]:
+                    out[(card, t, p)] = 1.0
+                elif shared == 2 and depth > 1:
+                    after = (*tops[:p], card, *tops[p + 1:])
+                    v = planner.next_turn(after, hand[:i] + hand[i + 1:], depth - 1)
+                    if v > 0.0:
+                        out[(card, t, p)] = v
+    return out
+
+
+def chain_move(engine: Any, s: SixSuitState, seat: int, normal: Any) -> Any:
+    """The hard level's planned move: the play with the best chance of eliminating an
+    opponent this turn, when that chance beats the normal move's by `MARGIN`; else None
+    (the search decides). Ties go to the play the normal AI rates higher."""
+    from engines.six_suit.ai import move_value, unknown_cards
+    from engines.six_suit.rules import Play
+
+    if s.phase != PLAY or s.current != seat or s.offer or s.in_free_time():
+        return None
+    chances = chain_chances(s, seat, unknown_cards(s, seat))
+    if not chances:
+        return None
+    base = 0.0
+    if isinstance(normal, Play):
+        base = chances.get((normal.card, normal.target, normal.pile), 0.0)
+    best_v = max(chances.values())
+    if best_v < base + MARGIN:
+        return None
+    best = [Play(c, t, p) for (c, t, p), v in chances.items() if v >= best_v - 1e-9]
+    return max(best, key=lambda a: move_value(s, seat, a))
