@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engines.six_suit.cards import SHARED, SIX_SUIT_BY_KEY, SUIT_KEY, reaches
+from engines.six_suit.cards import SHARED, SIX_SUIT_BY_KEY, SUIT_KEY, is_six_suit, reaches
 from engines.six_suit.rules import PLAY
 
 if TYPE_CHECKING:
@@ -40,12 +40,14 @@ MARGIN = 0.05
 class _Planner:
     """One decision's memoised expectimax (tops and hands as tuples)."""
 
-    __slots__ = ("pool", "memo", "finish_memo")
+    __slots__ = ("finish_memo", "memo", "pool", "victim_share", "victims")
 
-    def __init__(self, pool: list[int]) -> None:
+    def __init__(self, pool: list[int], victims: list[tuple[int, ...]]) -> None:
         self.pool = pool  # the unseen cards: each equally likely to be the next draw
         self.memo: dict[tuple, float] = {}
         self.finish_memo: dict[tuple[int, ...], float] = {}
+        self.victims = victims  # every opponent's tops (a chain on oneself may end on any)
+        self.victim_share = -1.0
 
     def best(self, tops: tuple[int, ...], hand: tuple[int, ...], plays: int) -> float:
         """Chance of completing a six suit on `tops` with `hand`, this play included and at
@@ -113,6 +115,58 @@ class _Planner:
         return share
 
 
+    # ---- a chain of double matches on the seat's own piles, ended on any opponent -------
+    def finishes_someone(self, hand: tuple[int, ...]) -> bool:
+        return any(self.best(v, hand, 1) == 1.0 for v in self.victims)
+
+    def own_best(self, mine: tuple[int, ...], hand: tuple[int, ...], plays: int) -> float:
+        """Like `best`, for a chain kept going by double matches on the seat's own tops
+        (never one that gives them a six suit): any card finishing an opponent ends it."""
+        if self.finishes_someone(hand):
+            return 1.0
+        if plays <= 1:
+            return 0.0
+        key = ("own", mine, hand, plays)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        value = 0.0
+        for i, card in enumerate(hand):
+            row = SHARED[card]
+            for p in range(6):
+                if row[mine[p]] != 2:
+                    continue
+                after = (*mine[:p], card, *mine[p + 1:])
+                if is_six_suit(after):
+                    continue
+                v = self.own_next(after, hand[:i] + hand[i + 1:], plays - 1)
+                if v > value:
+                    value = v
+        self.memo[key] = value
+        return value
+
+    def own_next(self, mine: tuple[int, ...], held: tuple[int, ...], plays: int) -> float:
+        """An extra turn earned on the seat's own piles (see `next_turn`)."""
+        if self.finishes_someone(held):
+            return 1.0
+        if plays == 1:
+            if self.victim_share < 0.0:
+                self.victim_share = self.any_finish_share()
+            return self.victim_share
+        total = 0.0
+        for d in self.pool:
+            total += self.own_best(mine, tuple(sorted((*held, d))), plays)
+        return total / len(self.pool)
+
+    def any_finish_share(self) -> float:
+        """Share of the unseen cards that complete some opponent's six suit in one play."""
+        count = 0
+        for d in self.pool:
+            if self.finishes_someone((d,)):
+                count += 1
+        return count / len(self.pool)
+
+
 def _open_keys(tops: tuple[int, ...]) -> list[int]:
     """Per pile, the six-suit key of the other five tops when some card on that pile could
     still complete a six suit (the five agree on an attribute), else -1."""
@@ -130,17 +184,31 @@ def _open_keys(tops: tuple[int, ...]) -> list[int]:
 def chain_chances(s: SixSuitState, seat: int, pool: list[int],
                   plays: int = PLAYS) -> dict[tuple[int, int, int], float]:
     """(card, target, pile) -> chance that this play starts (or is) an elimination of an
-    opponent within this turn, for every play on an opponent's pile that has a chance."""
+    opponent within this turn, for every play that has a chance: on an opponent's pile, or
+    a double match on the seat's own (the extra turn's draw may finish someone)."""
     hand = tuple(s.hands[seat])
     if not pool or not hand:
         return {}
-    planner = _Planner(pool)
-    extra = s.options.max_extra_turns - s.chain  # extra turns still available
     side = s.faction(seat)
+    victims = [t for t in range(s.n) if s.alive[t] and s.faction(t) != side]
+    planner = _Planner(pool, [tuple(s.tops[t * 6:t * 6 + 6]) for t in victims])
+    extra = s.options.max_extra_turns - s.chain  # extra turns still available
     out: dict[tuple[int, int, int], float] = {}
-    for t in range(s.n):
-        if not s.alive[t] or s.faction(t) == side:
-            continue
+    if s.alive[seat] and (s.chain == 0 or s.chain_elim or s.chain_target == seat):
+        mine = tuple(s.tops[seat * 6:seat * 6 + 6])
+        depth = min(plays, 1 + extra)
+        for i, card in enumerate(hand):
+            row = SHARED[card]
+            for p in range(6):
+                if row[mine[p]] != 2 or depth <= 1:
+                    continue
+                after = (*mine[:p], card, *mine[p + 1:])
+                if is_six_suit(after):
+                    continue
+                v = planner.own_next(after, hand[:i] + hand[i + 1:], depth - 1)
+                if v > 0.0:
+                    out[(card, seat, p)] = v
+    for t in victims:
         tops = tuple(s.tops[t * 6:t * 6 + 6])
         chained = s.chain == 0 or s.chain_elim or t == s.chain_target
         depth = min(plays, 1 + extra) if chained else 1
@@ -164,8 +232,10 @@ def chain_chances(s: SixSuitState, seat: int, pool: list[int],
 
 def chain_move(engine: Any, s: SixSuitState, seat: int, normal: Any) -> Any:
     """The hard level's planned move: the play with the best chance of eliminating an
-    opponent this turn, when that chance beats the normal move's by `MARGIN`; else None
-    (the search decides). Ties go to the play the normal AI rates higher."""
+    opponent this turn, when that chance beats the normal move's by `MARGIN` (ties go to
+    the play the normal AI rates higher); the normal move itself when it has the best
+    chance, at least `MARGIN` (the search would only trade it for a smaller one); else None
+    (the search decides)."""
     from engines.six_suit.ai import move_value, unknown_cards
     from engines.six_suit.rules import Play
 
@@ -178,6 +248,10 @@ def chain_move(engine: Any, s: SixSuitState, seat: int, normal: Any) -> Any:
     if isinstance(normal, Play):
         base = chances.get((normal.card, normal.target, normal.pile), 0.0)
     best_v = max(chances.values())
+    if best_v < MARGIN:
+        return None
+    if base >= best_v - 1e-9:
+        return normal  # already the best chance: the search may not trade it for less
     if best_v < base + MARGIN:
         return None
     best = [Play(c, t, p) for (c, t, p), v in chances.items() if v >= best_v - 1e-9]
