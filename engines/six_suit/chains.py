@@ -20,6 +20,7 @@ The search horizon is counted in plays (`PLAYS`), never in time.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engines.six_suit.cards import SHARED, SIX_SUIT_BY_KEY, SUIT_KEY, is_six_suit, reaches
@@ -37,6 +38,17 @@ PLAYS = 3
 MARGIN = 0.05
 
 
+def plays_on(tops: Sequence[int], hand: Sequence[int]) -> Iterator[tuple[int, int, int, int]]:
+    """(index in hand, card, pile, attributes shared) for every hand card that may cover a
+    pile of `tops` (shared 2: a double match)."""
+    for i, card in enumerate(hand):
+        row = SHARED[card]
+        for p in range(6):
+            shared = row[tops[p]]
+            if shared:
+                yield i, card, p, shared
+
+
 class _Planner:
     """One decision's memoised expectimax (tops and hands as tuples)."""
 
@@ -49,34 +61,36 @@ class _Planner:
         self.victims = victims  # every opponent's tops (a chain on oneself may end on any)
         self.victim_share = -1.0
 
+    # ---- a chain of double matches on one opponent, ended by their six suit -------------
+    def options(self, tops: tuple[int, ...], hand: tuple[int, ...],
+                plays: int) -> Iterator[tuple[int, int, float]]:
+        """(card, pile, chance) of each play on `tops` with a chance of completing their six
+        suit within `plays` plays, this one included (each but the last a double match)."""
+        open_keys = _open_keys(tops)
+        for i, card, p, shared in plays_on(tops, hand):
+            k = open_keys[p]
+            if k >= 0 and SIX_SUIT_BY_KEY[k | SUIT_KEY[card]]:
+                yield card, p, 1.0
+            elif shared == 2 and plays > 1:
+                after = (*tops[:p], card, *tops[p + 1:])
+                v = self.next_turn(after, hand[:i] + hand[i + 1:], plays - 1)
+                if v > 0.0:
+                    yield card, p, v
+
     def best(self, tops: tuple[int, ...], hand: tuple[int, ...], plays: int) -> float:
-        """Chance of completing a six suit on `tops` with `hand`, this play included and at
-        most `plays` plays in all (every one but the last a double match on these tops)."""
+        """The best of `options` (0 when none)."""
         if 6 - max(reaches(tops)) > plays:  # each play changes one pile
             return 0.0
         key = (tops, hand, plays)
-        got = self.memo.get(key)
-        if got is not None:
-            return got
-        open_keys = _open_keys(tops)
-        value = 0.0
-        for i, card in enumerate(hand):
-            row = SHARED[card]
-            sk = SUIT_KEY[card]
-            for p in range(6):
-                shared = row[tops[p]]
-                if not shared:
-                    continue
-                k = open_keys[p]
-                if k >= 0 and SIX_SUIT_BY_KEY[k | sk]:
-                    self.memo[key] = 1.0
-                    return 1.0
-                if shared == 2 and plays > 1:
-                    after = (*tops[:p], card, *tops[p + 1:])
-                    v = self.next_turn(after, hand[:i] + hand[i + 1:], plays - 1)
-                    if v > value:
-                        value = v
-        self.memo[key] = value
+        value = self.memo.get(key)
+        if value is None:
+            value = 0.0
+            for _card, _p, v in self.options(tops, hand, plays):
+                if v > value:
+                    value = v
+                    if v == 1.0:
+                        break
+            self.memo[key] = value
         return value
 
     def next_turn(self, tops: tuple[int, ...], held: tuple[int, ...], plays: int) -> float:
@@ -114,35 +128,35 @@ class _Planner:
         self.finish_memo[tops] = share
         return share
 
-
     # ---- a chain of double matches on the seat's own piles, ended on any opponent -------
     def finishes_someone(self, hand: tuple[int, ...]) -> bool:
         return any(self.best(v, hand, 1) == 1.0 for v in self.victims)
 
+    def own_options(self, mine: tuple[int, ...], hand: tuple[int, ...],
+                    plays: int) -> Iterator[tuple[int, int, float]]:
+        """Like `options`, for a chain kept going by double matches on the seat's own tops
+        (never one that gives them a six suit) until a card finishes some opponent."""
+        if plays <= 1:
+            return
+        for i, card, p, shared in plays_on(mine, hand):
+            if shared != 2:
+                continue
+            after = (*mine[:p], card, *mine[p + 1:])
+            if is_six_suit(after):
+                continue
+            v = self.own_next(after, hand[:i] + hand[i + 1:], plays - 1)
+            if v > 0.0:
+                yield card, p, v
+
     def own_best(self, mine: tuple[int, ...], hand: tuple[int, ...], plays: int) -> float:
-        """Like `best`, for a chain kept going by double matches on the seat's own tops
-        (never one that gives them a six suit): any card finishing an opponent ends it."""
         if self.finishes_someone(hand):
             return 1.0
-        if plays <= 1:
-            return 0.0
         key = ("own", mine, hand, plays)
-        got = self.memo.get(key)
-        if got is not None:
-            return got
-        value = 0.0
-        for i, card in enumerate(hand):
-            row = SHARED[card]
-            for p in range(6):
-                if row[mine[p]] != 2:
-                    continue
-                after = (*mine[:p], card, *mine[p + 1:])
-                if is_six_suit(after):
-                    continue
-                v = self.own_next(after, hand[:i] + hand[i + 1:], plays - 1)
-                if v > value:
-                    value = v
-        self.memo[key] = value
+        value = self.memo.get(key)
+        if value is None:
+            value = max((v for _card, _p, v in self.own_options(mine, hand, plays)),
+                        default=0.0)
+            self.memo[key] = value
         return value
 
     def own_next(self, mine: tuple[int, ...], held: tuple[int, ...], plays: int) -> float:
@@ -151,20 +165,13 @@ class _Planner:
             return 1.0
         if plays == 1:
             if self.victim_share < 0.0:
-                self.victim_share = self.any_finish_share()
+                self.victim_share = sum(
+                    self.finishes_someone((d,)) for d in self.pool) / len(self.pool)
             return self.victim_share
         total = 0.0
         for d in self.pool:
             total += self.own_best(mine, tuple(sorted((*held, d))), plays)
         return total / len(self.pool)
-
-    def any_finish_share(self) -> float:
-        """Share of the unseen cards that complete some opponent's six suit in one play."""
-        count = 0
-        for d in self.pool:
-            if self.finishes_someone((d,)):
-                count += 1
-        return count / len(self.pool)
 
 
 def _open_keys(tops: tuple[int, ...]) -> list[int]:
@@ -192,41 +199,17 @@ def chain_chances(s: SixSuitState, seat: int, pool: list[int],
     side = s.faction(seat)
     victims = [t for t in range(s.n) if s.alive[t] and s.faction(t) != side]
     planner = _Planner(pool, [tuple(s.tops[t * 6:t * 6 + 6]) for t in victims])
-    extra = s.options.max_extra_turns - s.chain  # extra turns still available
+    depth = min(plays, 1 + s.options.max_extra_turns - s.chain)  # extra turns left
     out: dict[tuple[int, int, int], float] = {}
     if s.alive[seat] and (s.chain == 0 or s.chain_elim or s.chain_target == seat):
         mine = tuple(s.tops[seat * 6:seat * 6 + 6])
-        depth = min(plays, 1 + extra)
-        for i, card in enumerate(hand):
-            row = SHARED[card]
-            for p in range(6):
-                if row[mine[p]] != 2 or depth <= 1:
-                    continue
-                after = (*mine[:p], card, *mine[p + 1:])
-                if is_six_suit(after):
-                    continue
-                v = planner.own_next(after, hand[:i] + hand[i + 1:], depth - 1)
-                if v > 0.0:
-                    out[(card, seat, p)] = v
+        for card, p, v in planner.own_options(mine, hand, depth):
+            out[(card, seat, p)] = v
     for t in victims:
-        tops = tuple(s.tops[t * 6:t * 6 + 6])
         chained = s.chain == 0 or s.chain_elim or t == s.chain_target
-        depth = min(plays, 1 + extra) if chained else 1
-        open_keys = _open_keys(tops)
-        for i, card in enumerate(hand):
-            row = SHARED[card]
-            for p in range(6):
-                shared = row[tops[p]]
-                if not shared:
-                    continue
-                k = open_keys[p]
-                if k >= 0 and SIX_SUIT_BY_KEY[k | SUIT_KEY[card]]:
-                    out[(card, t, p)] = 1.0
-                elif shared == 2 and depth > 1:
-                    after = (*tops[:p], card, *tops[p + 1:])
-                    v = planner.next_turn(after, hand[:i] + hand[i + 1:], depth - 1)
-                    if v > 0.0:
-                        out[(card, t, p)] = v
+        tops = tuple(s.tops[t * 6:t * 6 + 6])
+        for card, p, v in planner.options(tops, hand, depth if chained else 1):
+            out[(card, t, p)] = v
     return out
 
 
