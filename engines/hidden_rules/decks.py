@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from engines.cards import RANK_NAMES, SUIT_NAMES, Card
@@ -196,6 +197,21 @@ def triggered(trigger_id: int, ctx: PlayContext) -> bool:
 
 def performed(action_id: int, ctx: PlayContext) -> bool:
     return ACTION_CHECKS[action_id](ctx)
+
+
+def pair_bit(trigger_id: int, action_id: int) -> int:
+    """The bit of the rule (trigger, action) in a mask of rules (`broken_rules`)."""
+    return 1 << ((trigger_id - 1) * len(ACTION_IDS) + action_id - 1)
+
+
+@lru_cache(maxsize=4096)
+def broken_rules(ctx: PlayContext) -> int:
+    """Every rule (trigger, action) this play broke, as a mask of `pair_bit`s."""
+    fired = [t for t in TRIGGER_IDS if TRIGGER_CHECKS[t](ctx)]
+    if not fired:
+        return 0
+    missed = [a for a in ACTION_IDS if not ACTION_CHECKS[a](ctx)]
+    return sum(pair_bit(t, a) for t in fired for a in missed)
 
 
 def broken(trigger_id: int, action_id: int, ctx: PlayContext) -> bool:
