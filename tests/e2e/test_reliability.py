@@ -528,6 +528,27 @@ async def test_dm_channels_are_remembered_across_a_restart(fake, world, bots):
     assert fake.count_calls("POST", r"^/users/@me/channels$", since=mark) == 1
 
 
+async def test_a_stored_dm_channel_that_is_gone_is_forgotten_and_opened_again(
+        fake, world, bots, caplog):
+    """A kept DM channel that Discord no longer knows (404 Unknown Channel: say the database
+    came from another bot token) is not retried for ever: the bot forgets it, opens the
+    player's channel afresh, sends the hand there and keeps the new channel."""
+    bot = await bots.start()
+    storage = bot.tables.storage
+    stale = 4242424242424242  # no such channel in this Discord
+    await storage.set_dm_channel(world.alice.id, stale)
+    caplog.set_level(logging.WARNING, "cardtable")
+    d = suspense(fake, world, bots)
+    await d.open(world.alice, [world.bob])
+    await d.synced()
+    assert fake.dms(world.alice), "Alice never got her hand"
+    fresh = fake._dm_channels[world.alice.id].id
+    assert await storage.dm_channel(world.alice.id) == fresh != stale
+    assert caplog.text.count("stored DM channel") == 1
+    assert "failed for now" not in caplog.text
+    assert "📪" not in fake.visible_text(world.alice)  # not mistaken for closed DMs
+
+
 async def test_dm_channels_are_opened_as_players_sit_down(fake, world, bots, bot):
     """The host's and each joiner's DM channel is opened in the background as they sit
     down, so the game's start sends its DMs at once instead of first queueing every
