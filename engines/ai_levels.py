@@ -15,6 +15,8 @@
   of the paired differences. The size of the search is a number of worlds, candidates and
   simulated actions, never wall-clock time, so a decision is reproducible from its rng.
   A move the game proves best (`AiPlayer.sure`, e.g. a sure elimination) is played at once.
+  From `SearchPlan.own_first_at` players on, the game's own ranking gives the candidates and
+  its first move is the one kept (Hidden Rules: its risk-counting card play, unsearched).
 """
 
 from __future__ import annotations
