@@ -358,10 +358,34 @@ def _scored_plays(engine: HiddenRulesEngine, s: HiddenRulesState, me: int, belie
             for score, play, ctx, need in scored]
 
 
+def safe_plays(engine: HiddenRulesEngine, s: HiddenRulesState, me: int, beliefs: Beliefs,
+               rng: random.Random) -> list[tuple[float, object]]:
+    """(score, play) for every legal play, best first, counting the risk of a penalty.
+
+    The look-ahead's score ignores the other seats' rules, yet at a table of four a play is
+    taken back for a broken rule about as often as a trick is won. A penalty costs a point
+    and undoes the play (a trick it made is lost), so a play worth `v` that some other seat
+    enforces with chance p is worth (1 - p) v - p. p comes from the beliefs with what the
+    play says: 1 - the product over the other seats of 1 - p(their rule is broken)."""
+    out = []
+    for score, play in _scored_plays(engine, s, me, beliefs, rng):
+        value = play.ace_as or _value(play.card.rank)
+        ctx = PlayContext(play.card, value, s.trick[-1][1], s.total, s.total + value,
+                          len(s.hands[me]) - 1, play.say, s.named_animals, s.named_characters)
+        kept = 1.0
+        for h in range(s.n):
+            if h != me:
+                kept *= 1.0 - beliefs.p_broken(h, ctx)
+        out.append((score - (1.0 - kept) * (score + 1.0), play))
+    out.sort(key=lambda item: -item[0])
+    return out
+
+
 def rank(engine: HiddenRulesEngine, s: HiddenRulesState, me: int, rng: random.Random) -> list:
-    """The hard level's candidates. Plays by the look-ahead's score, best first; an
-    enforcement the AI would make, or letting the play stand; a pending enforcement is left
-    to the normal AI. It never considers enforcing a rule it does not believe broken
+    """The hard level's candidates. Plays by the look-ahead's score, best first (from 3
+    players on, only the best play by `safe_plays`, with the beliefs that read the plays
+    let stand: `PLAN.own_first_at`); an enforcement the AI would make, or letting the play
+    stand; a pending enforcement is left to the normal AI. It never considers enforcing a rule it does not believe broken
     (a bluff), nor another rule choice than the normal AI's."""
     from engines.hidden_rules.rules import _PASS
 
@@ -372,6 +396,10 @@ def rank(engine: HiddenRulesEngine, s: HiddenRulesState, me: int, rng: random.Ra
         # the normal AI's Bayesian reading of it is the better judge
         return [normal]
     if s.phase == "play" and me == s.to_play and normal.kind == "play":
+        if s.n >= PLAN.own_first_at:
+            # from 3 players on: the play that counts the risk of a penalty, unsearched (at 4
+            # players the search's 6 worlds did not beat the normal play; README)
+            return [safe_plays(engine, s, me, Beliefs(s, me, stands=True), rng)[0][1]]
         return [play for _, play in _scored_plays(engine, s, me, Beliefs(s, me), rng)]
     if s.phase == "play" and normal.kind == "enforce":
         return [normal, _PASS] if _PASS in engine.legal_actions(s, me) else [normal]
@@ -415,6 +443,7 @@ def _value(rank: int) -> int:
     return VALUES[rank]
 
 
-# The hard level: each candidate until the seat's second turn after it, in 12 worlds.
-PLAN = SearchPlan(worlds=12, candidates=3, depth=60, my_turns=2)
+# The hard level: each candidate until the seat's second turn after it, in 12 worlds (at 2
+# players; fewer at larger tables). From 3 players on, its card play is `safe_plays`' best.
+PLAN = SearchPlan(worlds=12, candidates=3, depth=60, my_turns=2, own_first_at=3)
 AI = AiPlayer(choose=choose_action, rank=rank, baseline=baseline, plan=PLAN)
