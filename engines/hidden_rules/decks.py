@@ -222,8 +222,10 @@ def broken(trigger_id: int, action_id: int, ctx: PlayContext) -> bool:
 # --------------------------------------------------------------------------- unnecessary talking
 QUIET_PARTS_MAX = 3
 QUIET_CHARS_MAX = 100
-LINE_BREAK = " / "  # how a line break in what a player says is kept (it separates parts)
-_PART_SPLIT = re.compile(r"[,;.!?/\n\r]+")
+LINE_BREAK = "\n"  # a line break in what a player says is kept as one (it separates parts)
+# RULINGS, unnecessary talking: parts end at , ; . ! ? and line breaks only, so a typed "/"
+# ("red/black") is part of its part
+_PART_SPLIT = re.compile(r"[,;.!?\n\r]+")
 # Actions any stray word may satisfy by accident (silence is never "asked for" by words, and a
 # word of N letters is in almost any sentence): not counted as recited extras.
 _INCIDENTAL = frozenset((SILENT_ACTION, 14))

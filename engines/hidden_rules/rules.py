@@ -352,8 +352,9 @@ def _label(card: Card) -> str:
 
 
 def clean_say(say: object) -> str:
-    """What a player says, as kept: spaces squeezed, each line break kept as " / " (it
-    separates parts for the unnecessary-talking rule), at most SAY_MAX characters."""
+    """What a player says, as kept: spaces squeezed, blank lines dropped, each line break
+    kept as one (it separates parts for the unnecessary-talking rule; displays write it
+    " / ": engines.core.typed), at most SAY_MAX characters."""
     lines = [" ".join(line.split()) for line in str(say).splitlines()]
     return LINE_BREAK.join(line for line in lines if line)[:SAY_MAX]
 
@@ -361,7 +362,7 @@ def clean_say(say: object) -> str:
 def said_length(say: object) -> int:
     """Characters of what a player said, as the quiet table counts them (RULINGS,
     unnecessary talking): the text as typed, spaces squeezed, each line break one character
-    (the kept text writes it " / ")."""
+    (as the kept text does)."""
     lines = [" ".join(line.split()) for line in str(say).splitlines()]
     return len("\n".join(line for line in lines if line))
 
