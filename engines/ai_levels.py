@@ -17,6 +17,8 @@
   A move the game proves best (`AiPlayer.sure`, e.g. a sure elimination) is played at once,
   and so is one its own exact lookahead clearly prefers to the normal move
   (`AiPlayer.lookahead`, e.g. Six Suit's extra-turn chain planner).
+  From `SearchPlan.own_first_at` players on, the game's own ranking gives the candidates and
+  its first move is the one kept (Hidden Rules: its risk-counting card play, unsearched).
 """
 
 from __future__ import annotations
@@ -53,6 +55,10 @@ class SearchPlan:
     stop: Callable[[Any, Any], bool] | None = None
     # stop when the searching seat is to move for the k-th time (0: only depth and stop)
     my_turns: int = 0
+    # at tables of at least this many players (0: never), the game's `rank` alone gives the
+    # candidates: its own best move first, kept unless another gains on it clearly (a single
+    # ranked move is played unsearched); elsewhere the normal AI's move comes first
+    own_first_at: int = 0
 
 
 DEFAULT_PLAN = SearchPlan()
@@ -115,7 +121,7 @@ def _hard(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any
     plan = getattr(engine.ai, "plan", None) or DEFAULT_PLAN
     candidates = _candidates(engine, state, seat, rng, normal, legal, plan)
     if len(candidates) <= 1:
-        return normal
+        return candidates[0] if candidates else normal
     seeds = [rng.randrange(2**31) for _ in range(worlds_for(plan, state))]
     sample = getattr(engine.ai, "worlds", None)
     worlds = (sample(engine, state, seat, random.Random(seeds[0] - 1), len(seeds)) if sample
@@ -125,7 +131,7 @@ def _hard(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any
         for i, move in enumerate(candidates):
             values[i].append(_playout(engine, world, seat, move,
                                       random.Random(world_seed + 1), plan))
-    best, best_gain = normal, 0.0
+    best, best_gain = candidates[0], 0.0
     base = values[0]
     for move, vals in zip(candidates[1:], values[1:], strict=True):
         diffs = [v - b for v, b in zip(vals, base, strict=True)]
@@ -146,8 +152,10 @@ def worlds_for(plan: SearchPlan, state: Any) -> int:
 def _candidates(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any,
                 legal: list[Any], plan: SearchPlan) -> list[Any]:
     """The normal move first, then the game's next best moves (or the normal AI's picks in
-    other worlds when the game ranks nothing)."""
-    candidates: list[Any] = [normal]
+    other worlds when the game ranks nothing). At tables of `plan.own_first_at` players or
+    more, the game's ranking alone, its first move first (the normal move only if ranked)."""
+    own = 0 < plan.own_first_at <= getattr(state, "n", 2)
+    candidates: list[Any] = [] if own else [normal]
     rank = getattr(engine.ai, "rank", None)
     if rank is not None:
         ranked = rank(engine, engine.determinize(state, seat, rng), seat, rng)
