@@ -27,8 +27,8 @@ from engines.six_suit.cards import (
     is_six_suit,
     reaches,
 )
-from engines.six_suit.chains import chain_move, next_turn_chance, plays_on
-from engines.six_suit.rules import PLAY, PREDICT
+from engines.six_suit.chains import chain_move, plays_on
+from engines.six_suit.rules import PLAY
 
 if TYPE_CHECKING:
     from engines.six_suit.rules import SixSuitState
@@ -291,10 +291,6 @@ def value(engine: Any, s: SixSuitState, seat: int) -> float:
             continue
         d = danger(s.tops[p * 6:p * 6 + 6])
         threat += d if s.faction(p) != side else -d
-    if s.current == seat and s.phase == PREDICT and not s.in_free_time():
-        # The search stops at the seat's next turn: what its hand and that turn's draw are
-        # likely to eliminate is worth the points an elimination pays.
-        threat += (n - len(s.elims) + 1) * next_turn_chance(s, seat, unknown_cards(s, seat))
     x = (lead + 0.5 * threat) / (3.0 + n)
     return 0.5 + 0.5 * x / (1.0 + abs(x))
 

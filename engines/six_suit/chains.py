@@ -31,8 +31,6 @@ if TYPE_CHECKING:
 
 # Plays looked at in one plan: this one and those of the next PLAYS - 1 extra turns.
 PLAYS = 3
-# Plays looked at when the search judges the seat's coming turn (at every playout's end).
-NEXT_TURN_PLAYS = 1
 # The planner's move replaces the usual choice only when its chance of eliminating someone
 # this turn is at least this much higher than that of the move the hard AI would make
 # otherwise (the normal AI's): near ties go to the usual judgement, which also weighs
@@ -213,24 +211,6 @@ def chain_chances(s: SixSuitState, seat: int, pool: list[int],
         for card, p, v in planner.options(tops, hand, depth if chained else 1):
             out[(card, t, p)] = v
     return out
-
-
-def next_turn_chance(s: SixSuitState, seat: int, pool: list[int],
-                     plays: int = NEXT_TURN_PLAYS) -> float:
-    """Before the seat's turn: the chance that its hand and the turn's draw eliminate an
-    opponent within `plays` plays (the best single plan: a chain on one opponent, or on
-    its own piles)."""
-    hand = tuple(sorted(s.hands[seat]))
-    if not pool:
-        return 0.0
-    side = s.faction(seat)
-    victims = [tuple(s.tops[t * 6:t * 6 + 6]) for t in range(s.n)
-               if s.alive[t] and s.faction(t) != side]
-    planner = _Planner(pool, victims)
-    best = max((planner.next_turn(v, hand, plays) for v in victims), default=0.0)
-    if best < 1.0 and s.alive[seat]:
-        best = max(best, planner.own_next(tuple(s.tops[seat * 6:seat * 6 + 6]), hand, plays))
-    return best
 
 
 def chain_move(engine: Any, s: SixSuitState, seat: int, normal: Any) -> Any:
