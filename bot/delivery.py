@@ -110,6 +110,12 @@ async def _hooked(hook: Hook, call: Awaitable[T]) -> T | object:
         raise
 
 
+# Errors that say a kept DM channel is not usable by this bot at all (as opposed to 50007,
+# "Cannot send messages to this user": the player's DMs are closed): Unknown Channel, and
+# Missing Access (a channel of another bot, e.g. a database carried over to a new token).
+STALE_DM_CODES = frozenset({10003, 50001})
+
+
 def _upload(picture: Picture | None) -> dict:
     """The `file=` argument that uploads a picture with a new message (nothing without one)."""
     return {"file": render.picture_file(picture)} if picture is not None else {}
@@ -496,22 +502,20 @@ class Publisher:
         if dms_paused(table, user_id):
             return False
         try:
-            channel = self.bot.get_partial_messageable(await self.dm_channel_id(user_id),
-                                                       type=discord.ChannelType.private)
-            if edit is not None:
-                try:
-                    # the attachments list is the new picture alone: the old one goes
-                    await channel.get_partial_message(edit).edit(
-                        **content,
-                        attachments=[render.picture_file(picture)] if picture else [])
-                    return edit
-                except discord.NotFound:
-                    pass  # gone: send a new one
-            message = await channel.send(**content, **_upload(picture))
-            if replace is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await channel.get_partial_message(replace).delete()
-            return message.id
+            channel_id = await self.dm_channel_id(user_id)
+            try:
+                return await self._send_dm(channel_id, edit, replace, picture, content)
+            except (discord.NotFound, discord.Forbidden) as exc:
+                if exc.code not in STALE_DM_CODES:
+                    raise
+                # The channel we kept is not this bot's any more (the database came from
+                # another bot token, or Discord dropped it): forget it, open the player's
+                # channel afresh and send once more, as a new message.
+                log.warning("table %s: %s's stored DM channel %s is gone (%s); opening it "
+                            "again", table.id, user_id, channel_id, exc.code)
+                await self.forget_dm_channel(user_id, channel_id)
+                return await self._send_dm(await self.dm_channel_id(user_id), None, None,
+                                           picture, content)
         except discord.Forbidden as exc:
             log.info("table %s: DM to %s refused (%s); no more DMs to them in this game",
                      table.id, user_id, exc)
@@ -528,6 +532,36 @@ class Publisher:
         except discord.HTTPException as exc:
             log.warning("table %s: DM to %s failed for now (%s)", table.id, user_id, exc)
             return None
+
+    async def _send_dm(self, channel_id: int, edit: int | None, replace: int | None,
+                       picture: Picture | None, content: dict) -> int:
+        """Edit message `edit` in the DM channel, or send a new one and delete `replace`."""
+        channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+        if edit is not None:
+            try:
+                # the attachments list is the new picture alone: the old one goes
+                await channel.get_partial_message(edit).edit(
+                    **content, attachments=[render.picture_file(picture)] if picture else [])
+                return edit
+            except discord.NotFound as exc:
+                if exc.code in STALE_DM_CODES:
+                    raise
+                # the message is gone: send a new one
+        message = await channel.send(**content, **_upload(picture))
+        if replace is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(replace).delete()
+        return message.id
+
+    async def forget_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """Drop a DM channel that no longer works, in memory and in the database, so the
+        next DM opens the player's channel again (only that id: a newer one stays)."""
+        if self._dm_channels.get(user_id) == channel_id:
+            del self._dm_channels[user_id]
+        try:
+            await self.service.storage.forget_dm_channel(user_id, channel_id)
+        except Exception:  # the next restart reads it back once and forgets it again
+            log.warning("could not forget %s's DM channel", user_id, exc_info=True)
 
     def retry_dms(self, user_id: int, tables: list[LiveTable]) -> list[LiveTable]:
         """The player asked for DMs again (**Try DMs again**, `/notify dm`): at each of

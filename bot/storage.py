@@ -1007,6 +1007,13 @@ class Storage:
                 "ON CONFLICT (user_id) DO UPDATE SET channel_id=excluded.channel_id",
                 user_id, channel_id)
 
+    @_writes
+    async def forget_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """Forget a DM channel that stopped working (only if it is still the one kept)."""
+        async with self._db.transaction() as tx:
+            await tx.execute("DELETE FROM dm_channels WHERE user_id=? AND channel_id=?",
+                             user_id, channel_id)
+
     # ------------------------------------------------------------------ user settings
     async def get_user_settings(self, user_id: int) -> dict[str, Any]:
         value = await self._db.fetchval("SELECT settings FROM user_settings WHERE user_id=?",

@@ -82,7 +82,16 @@ class StatsCog(commands.Cog):
                 footer += " · AI here: " + ", ".join(
                     f"{level} {rating_text(mu, sigma)}" for level, mu, sigma, _ in levels)
             embed.set_footer(text=footer)
-        await reply(interaction, embed=embed, ephemeral=False)
+        # One public leaderboard per channel per cooldown: asked again meanwhile (by anyone),
+        # it is shown to the asker alone rather than flooding the channel with copies.
+        cooldowns, channel = self.bot.cooldowns, interaction.channel_id or 0
+        public = cooldowns.left(channel, "leaderboard") <= 0
+        if public:
+            cooldowns.used(channel, "leaderboard")
+        else:
+            embed.description = (embed.description or "") + (
+                "\n\n*Only you see this copy: this channel got the leaderboard a moment ago.*")
+        await reply(interaction, embed=embed, ephemeral=not public)
 
     @app_commands.command(name="stats", description="Someone's record on this server.")
     @app_commands.describe(user="Whose stats (default: yours)")

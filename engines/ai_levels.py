@@ -58,6 +58,10 @@ class SearchPlan:
     # never time.
     budget: int = 0
     max_worlds: int = 0
+    # at tables of at least this many players (0: never), the game's `rank` alone gives the
+    # candidates: its own best move first, kept unless another gains on it clearly (a single
+    # ranked move is played unsearched); elsewhere the normal AI's move comes first
+    own_first_at: int = 0
 
 
 DEFAULT_PLAN = SearchPlan()
@@ -115,7 +119,7 @@ def _hard(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any
     plan = getattr(engine.ai, "plan", None) or DEFAULT_PLAN
     candidates = _candidates(engine, state, seat, rng, normal, legal, plan)
     if len(candidates) <= 1:
-        return normal
+        return candidates[0] if candidates else normal
     least = worlds_for(plan, state)
     count = max(least, plan.max_worlds) if plan.budget else least
     seeds = [rng.randrange(2**31) for _ in range(count)]
@@ -130,7 +134,7 @@ def _hard(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any
                                       random.Random(world_seed + 1), plan, played))
         if plan.budget and played[0] >= plan.budget and len(values[0]) >= least:
             break
-    best, best_gain = normal, 0.0
+    best, best_gain = candidates[0], 0.0
     base = values[0]
     for move, vals in zip(candidates[1:], values[1:], strict=True):
         diffs = [v - b for v, b in zip(vals, base, strict=True)]
@@ -151,8 +155,10 @@ def worlds_for(plan: SearchPlan, state: Any) -> int:
 def _candidates(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any,
                 legal: list[Any], plan: SearchPlan) -> list[Any]:
     """The normal move first, then the game's next best moves (or the normal AI's picks in
-    other worlds when the game ranks nothing)."""
-    candidates: list[Any] = [normal]
+    other worlds when the game ranks nothing). At tables of `plan.own_first_at` players or
+    more, the game's ranking alone, its first move first (the normal move only if ranked)."""
+    own = 0 < plan.own_first_at <= getattr(state, "n", 2)
+    candidates: list[Any] = [] if own else [normal]
     rank = getattr(engine.ai, "rank", None)
     if rank is not None:
         ranked = rank(engine, engine.determinize(state, seat, rng), seat, rng)

@@ -49,7 +49,7 @@ class FakeDiscord(DriverMixin):
         self.token_lifetime = TOKEN_LIFETIME
         #: Tokens of interactions dispatched up to this time (monotonic) are past their life
         #: whatever `token_lifetime` says (:meth:`expire_tokens`).
-        self.tokens_expired_before = 0.0
+        self.tokens_expired_before = float("-inf")  # time.monotonic() starts near 0 at boot
         # Sharding (events/gateway.mdx): GET /gateway/bot recommends `recommended_shards`; an
         # IDENTIFY whose shard would hold more guilds than this is closed with 4011.
         self.recommended_shards = 1

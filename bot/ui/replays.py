@@ -295,11 +295,14 @@ class ReplayInteractions:
                 options=[discord.SelectOption(label=plain(self._label(m), OPTION_LIMIT),
                                               value=str(m["id"]), emoji="🎞️")
                          for m in replayable]))
-        key = f"hs:{game or '-'}:{user_id or 0}"
-        view.add_item(discord.ui.Button(label="Newer", emoji="◀️", custom_id=f"{key}:{max(page - 1, 0)}",
-                                        disabled=page == 0, row=1))
-        view.add_item(discord.ui.Button(label="Older", emoji="▶️", custom_id=f"{key}:{page + 1}",
-                                        disabled=not more, row=1))
+        if page > 0 or more:  # one page only (or none): no pager to press
+            key = f"hs:{game or '-'}:{user_id or 0}"
+            view.add_item(discord.ui.Button(label="Newer", emoji="◀️",
+                                            custom_id=f"{key}:{max(page - 1, 0)}",
+                                            disabled=page == 0, row=1))
+            view.add_item(discord.ui.Button(label="Older", emoji="▶️",
+                                            custom_id=f"{key}:{page + 1}",
+                                            disabled=not more, row=1))
         if edit:
             await interaction.response.edit_message(embed=embed, view=view)
         else:

@@ -72,7 +72,8 @@ def _clip(text: str, limit: int) -> str:
 def _quote(text: str, limit: int) -> str:
     """What a player said or hinted, in quotes: shortened as typed, then escaped (the engine
     keeps it unescaped so that its limits count what was typed)."""
-    return f"“{escape_markdown(clean_name(text, limit, fallback=''))}”" if text else ""
+    one_line = text.replace("\n", " / ")  # a line break separates parts: shown as " / "
+    return f"“{escape_markdown(clean_name(one_line, limit, fallback=''))}”" if text else ""
 
 
 def _card(label: str) -> str:

@@ -32,6 +32,7 @@ from engines.hidden_rules.decks import (
     TRIGGER_IDS,
     PlayContext,
     broken,
+    pair_bit,
     performed,
     triggered,
     unnecessary_parts,
@@ -54,6 +55,9 @@ ENFORCE_CONFIDENCE = 0.97
 HOLDER_MISTAKE = 0.03
 # How often an enforcement of someone else's rule is a guess gone wrong, before any record.
 GUESS_MISTAKE = 0.4
+# How often a holder lets a play that broke its own rule stand (the AI never does; a person
+# may miss one): the weight a rule keeps once its holder let a play break it (hard level).
+STAND_MISS = 0.1
 FULL_DECK = make_deck()
 
 Pair = tuple[int, int]
@@ -66,10 +70,41 @@ def _vectors(ctx: PlayContext) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
             tuple(performed(a, ctx) for a in ACTION_IDS))
 
 
-class Beliefs:
-    """What one seat believes about every other seat's rule, from public evidence only."""
+@lru_cache(maxsize=4096)
+def _holder_pairs(cand_t: tuple[int, ...], cand_a: tuple[int, ...],
+                  records: tuple, let_stand: int = 0) -> dict[Pair, float]:
+    """One holder's candidate pairs and their weights from the public records about that
+    holder's rule (and, when given, the rules it let a play break: `let_stand`). Cached:
+    every decision rebuilds the beliefs of every seat, and the hard level's playouts do so
+    thousands of times from the same few records (callers only read the dict)."""
+    weights = {(t, a): 1.0 for t in cand_t for a in cand_a}
+    for rec in records:
+        yes, no = _evidence(rec)
+        tv, av = _vectors(rec.ctx)
+        for pair in weights:
+            t, a = pair
+            weights[pair] *= yes if tv[t - 1] and not av[a - 1] else no
+    if let_stand:
+        for pair in weights:
+            if let_stand & pair_bit(*pair):
+                weights[pair] *= STAND_MISS
+    total = sum(weights.values())
+    if total <= 0:  # cannot happen with true evidence; stay uniform if it does
+        weights = {(t, a): 1.0 for t in cand_t for a in cand_a}
+        total = float(len(weights))
+    return {p: w / total for p, w in weights.items() if w > 0}
 
-    def __init__(self, s: HiddenRulesState, me: int) -> None:
+
+class Beliefs:
+    """What one seat believes about every other seat's rule, from public evidence only.
+
+    With `stands` (the hard level) it also reads the plays each seat let stand: a holder
+    who passes on a play that broke a rule almost surely does not hold that rule
+    (`HiddenRulesState.let_stand`). The enforcement records alone leave most of a holder's
+    candidate rules open, and an AI that reads them alone overrates its risk of a penalty
+    about twofold on the plays it has some evidence about."""
+
+    def __init__(self, s: HiddenRulesState, me: int, stands: bool = False) -> None:
         self.s, self.me = s, me
         self.pairs: dict[int, dict[Pair, float]] = {}
         known = [h for h in range(s.n) if s.knows_rule(me, h)]
@@ -77,24 +112,14 @@ class Beliefs:
         ex_a = set(s.dealt_a[me]) | {s.rule_a[h] for h in known}
         cand_t = [t for t in TRIGGER_IDS if t not in ex_t]
         cand_a = [a for a in ACTION_IDS if a not in ex_a]
+        ts, as_ = tuple(cand_t), tuple(cand_a)
         for h in range(s.n):
             if h in known:
                 self.pairs[h] = {(s.rule_t[h], s.rule_a[h]): 1.0}
                 continue
-            weights = {(t, a): 1.0 for t in cand_t for a in cand_a}
-            for rec in s.history:
-                if rec.holder != h:
-                    continue
-                yes, no = _evidence(rec)
-                tv, av = _vectors(rec.ctx)
-                for pair in weights:
-                    t, a = pair
-                    weights[pair] *= yes if tv[t - 1] and not av[a - 1] else no
-            total = sum(weights.values())
-            if total <= 0:  # cannot happen with true evidence; stay uniform if it does
-                weights = {(t, a): 1.0 for t in cand_t for a in cand_a}
-                total = float(len(weights))
-            self.pairs[h] = {p: w / total for p, w in weights.items() if w > 0}
+            stand = s.let_stand[h] if stands and s.let_stand else 0
+            self.pairs[h] = _holder_pairs(ts, as_, tuple(r for r in s.history if r.holder == h),
+                                          stand)
 
     def p_broken(self, holder: int, ctx: PlayContext) -> float:
         tv, av = _vectors(ctx)
@@ -333,10 +358,34 @@ def _scored_plays(engine: HiddenRulesEngine, s: HiddenRulesState, me: int, belie
             for score, play, ctx, need in scored]
 
 
+def safe_plays(engine: HiddenRulesEngine, s: HiddenRulesState, me: int, beliefs: Beliefs,
+               rng: random.Random) -> list[tuple[float, object]]:
+    """(score, play) for every legal play, best first, counting the risk of a penalty.
+
+    The look-ahead's score ignores the other seats' rules, yet at a table of four a play is
+    taken back for a broken rule about as often as a trick is won. A penalty costs a point
+    and undoes the play (a trick it made is lost), so a play worth `v` that some other seat
+    enforces with chance p is worth (1 - p) v - p. p comes from the beliefs with what the
+    play says: 1 - the product over the other seats of 1 - p(their rule is broken)."""
+    out = []
+    for score, play in _scored_plays(engine, s, me, beliefs, rng):
+        value = play.ace_as or _value(play.card.rank)
+        ctx = PlayContext(play.card, value, s.trick[-1][1], s.total, s.total + value,
+                          len(s.hands[me]) - 1, play.say, s.named_animals, s.named_characters)
+        kept = 1.0
+        for h in range(s.n):
+            if h != me:
+                kept *= 1.0 - beliefs.p_broken(h, ctx)
+        out.append((score - (1.0 - kept) * (score + 1.0), play))
+    out.sort(key=lambda item: -item[0])
+    return out
+
+
 def rank(engine: HiddenRulesEngine, s: HiddenRulesState, me: int, rng: random.Random) -> list:
-    """The hard level's candidates. Plays by the look-ahead's score, best first; an
-    enforcement the AI would make, or letting the play stand; a pending enforcement is left
-    to the normal AI. It never considers enforcing a rule it does not believe broken
+    """The hard level's candidates. Plays by the look-ahead's score, best first (from 3
+    players on, only the best play by `safe_plays`, with the beliefs that read the plays
+    let stand: `PLAN.own_first_at`); an enforcement the AI would make, or letting the play
+    stand; a pending enforcement is left to the normal AI. It never considers enforcing a rule it does not believe broken
     (a bluff), nor another rule choice than the normal AI's."""
     from engines.hidden_rules.rules import _PASS
 
@@ -347,6 +396,10 @@ def rank(engine: HiddenRulesEngine, s: HiddenRulesState, me: int, rng: random.Ra
         # the normal AI's Bayesian reading of it is the better judge
         return [normal]
     if s.phase == "play" and me == s.to_play and normal.kind == "play":
+        if s.n >= PLAN.own_first_at:
+            # from 3 players on: the play that counts the risk of a penalty, unsearched (at 4
+            # players the search's 6 worlds did not beat the normal play; README)
+            return [safe_plays(engine, s, me, Beliefs(s, me, stands=True), rng)[0][1]]
         return [play for _, play in _scored_plays(engine, s, me, Beliefs(s, me), rng)]
     if s.phase == "play" and normal.kind == "enforce":
         return [normal, _PASS] if _PASS in engine.legal_actions(s, me) else [normal]
@@ -390,6 +443,7 @@ def _value(rank: int) -> int:
     return VALUES[rank]
 
 
-# The hard level: each candidate until the seat's second turn after it, in 12 worlds.
-PLAN = SearchPlan(worlds=12, candidates=3, depth=60, my_turns=2)
+# The hard level: each candidate until the seat's second turn after it, in 12 worlds (at 2
+# players; fewer at larger tables). From 3 players on, its card play is `safe_plays`' best.
+PLAN = SearchPlan(worlds=12, candidates=3, depth=60, my_turns=2, own_first_at=3)
 AI = AiPlayer(choose=choose_action, rank=rank, baseline=baseline, plan=PLAN)

@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from engines.cards import RANK_NAMES, SUIT_NAMES, Card
@@ -198,6 +199,21 @@ def performed(action_id: int, ctx: PlayContext) -> bool:
     return ACTION_CHECKS[action_id](ctx)
 
 
+def pair_bit(trigger_id: int, action_id: int) -> int:
+    """The bit of the rule (trigger, action) in a mask of rules (`broken_rules`)."""
+    return 1 << ((trigger_id - 1) * len(ACTION_IDS) + action_id - 1)
+
+
+@lru_cache(maxsize=4096)
+def broken_rules(ctx: PlayContext) -> int:
+    """Every rule (trigger, action) this play broke, as a mask of `pair_bit`s."""
+    fired = [t for t in TRIGGER_IDS if TRIGGER_CHECKS[t](ctx)]
+    if not fired:
+        return 0
+    missed = [a for a in ACTION_IDS if not ACTION_CHECKS[a](ctx)]
+    return sum(pair_bit(t, a) for t in fired for a in missed)
+
+
 def broken(trigger_id: int, action_id: int, ctx: PlayContext) -> bool:
     """The rule (trigger, action) is broken by this play: it fired and was not obeyed."""
     return TRIGGER_CHECKS[trigger_id](ctx) and not ACTION_CHECKS[action_id](ctx)
@@ -206,8 +222,10 @@ def broken(trigger_id: int, action_id: int, ctx: PlayContext) -> bool:
 # --------------------------------------------------------------------------- unnecessary talking
 QUIET_PARTS_MAX = 3
 QUIET_CHARS_MAX = 100
-LINE_BREAK = " / "  # how a line break in what a player says is kept (it separates parts)
-_PART_SPLIT = re.compile(r"[,;.!?/\n\r]+")
+LINE_BREAK = "\n"  # a line break in what a player says is kept as one (it separates parts)
+# RULINGS, unnecessary talking: parts end at , ; . ! ? and line breaks only, so a typed "/"
+# ("red/black") is part of its part
+_PART_SPLIT = re.compile(r"[,;.!?\n\r]+")
 # Actions any stray word may satisfy by accident (silence is never "asked for" by words, and a
 # word of N letters is in almost any sentence): not counted as recited extras.
 _INCIDENTAL = frozenset((SILENT_ACTION, 14))

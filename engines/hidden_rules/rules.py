@@ -58,6 +58,7 @@ from engines.hidden_rules.decks import (
     PlayContext,
     RuleCard,
     broken,
+    broken_rules,
     performed,
     say_parts,
     triggered,
@@ -265,6 +266,10 @@ class HiddenRulesState:
     # bitmask (CARD_BIT) of hand cards everyone knows the place of: taken back after an
     # enforcement or by the referee, and not played since
     known_in_hand: int = 0
+    # per seat, a mask (decks.pair_bit) of the rules it has let a play break: it passed on
+    # (let stand) a play that broke them, which a holder rarely does to its own rule. Public,
+    # like the enforcement history; the hard AI reads rules from it. () before any pass.
+    let_stand: tuple[int, ...] = ()
 
     def next_rng(self) -> random.Random:
         rng = rng_for(self.seed, self.rng_counter)
@@ -307,6 +312,7 @@ class HiddenRulesState:
         c.named_animals, c.named_characters = self.named_animals, self.named_characters
         c.shown, c.turns, c.tricks, c.winners = self.shown, self.turns, self.tricks, self.winners
         c.end_reason, c.known_in_hand = self.end_reason, self.known_in_hand
+        c.let_stand = self.let_stand
         return c
 
     # ---- small queries used by the engine and the AI
@@ -346,8 +352,9 @@ def _label(card: Card) -> str:
 
 
 def clean_say(say: object) -> str:
-    """What a player says, as kept: spaces squeezed, each line break kept as " / " (it
-    separates parts for the unnecessary-talking rule), at most SAY_MAX characters."""
+    """What a player says, as kept: spaces squeezed, blank lines dropped, each line break
+    kept as one (it separates parts for the unnecessary-talking rule; displays write it
+    " / ": engines.core.typed), at most SAY_MAX characters."""
     lines = [" ".join(line.split()) for line in str(say).splitlines()]
     return LINE_BREAK.join(line for line in lines if line)[:SAY_MAX]
 
@@ -355,7 +362,7 @@ def clean_say(say: object) -> str:
 def said_length(say: object) -> int:
     """Characters of what a player said, as the quiet table counts them (RULINGS,
     unnecessary talking): the text as typed, spaces squeezed, each line break one character
-    (the kept text writes it " / ")."""
+    (as the kept text does)."""
     lines = [" ".join(line.split()) for line in str(say).splitlines()]
     return len("\n".join(line for line in lines if line))
 
@@ -670,6 +677,15 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
 
     def _pass(self, s: HiddenRulesState, seat: int, action: Pass, events: list[Event]) -> None:
         s.waived |= 1 << seat
+        assert s.last is not None
+        # A seat letting a play stand shows it holds none of the rules that play broke. (The
+        # taker of a trick the play ended, who might let it stand to keep the trick, is the
+        # next starter and cannot pass: it starts the next trick or enforces.)
+        mask = broken_rules(s.last.ctx)
+        if mask:
+            stand = list(s.let_stand or (0,) * s.n)
+            stand[seat] |= mask
+            s.let_stand = tuple(stand)
         # Shown to nobody: after every play each seat waives, which would flood the table's
         # log; who may still enforce is public in `view()["window"]["may_enforce"]`.
         events.append(Event("pass", f"{{P{seat}}} lets the play stand.", frozenset(),
@@ -1056,6 +1072,7 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             "shown": s.shown, "turns": s.turns, "tricks": s.tricks,
             "winners": sorted(s.winners), "end_reason": s.end_reason,
             "known_in_hand": s.known_in_hand,
+            "let_stand": list(s.let_stand),
         }, ensure_ascii=False, separators=(",", ":"))
 
     def load(self, text: str) -> HiddenRulesState:
@@ -1076,7 +1093,7 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
              for e, h, a, hint, res, c, ch in d["history"]],
             frozenset(d["named_animals"]), frozenset(d["named_characters"]), d["shown"],
             d["turns"], d["tricks"], frozenset(d["winners"]), d["end_reason"],
-            d.get("known_in_hand", 0))
+            d.get("known_in_hand", 0), tuple(d.get("let_stand", ())))
 
 
 

@@ -228,6 +228,28 @@ async def test_board_reposts_by_others_do_not_ping_the_player_to_move_again(fake
     assert pings(fake, mover, world.channel) == before
 
 
+async def test_a_leaderboard_asked_again_at_once_is_shown_only_to_the_asker(fake, world,
+                                                                           bots):
+    """/leaderboard posts in the channel, so several members repeating it could flood the
+    channel: within the command cooldown a channel gets one public copy, and later askers
+    see theirs ephemerally (still answered, nothing refused); another channel is apart."""
+    bot = await bots.start(command_cooldown=10)
+    clock = [0.0]
+    bot.cooldowns = Cooldowns(10, clock=lambda: clock[0])
+    first = await fake.slash(world.dave, "leaderboard", {"game": "taboo"}, channel=world.channel)
+    assert not first.ephemeral and "Taboo leaderboard" in first.text
+    again = await fake.slash(world.carol, "leaderboard", {"game": "taboo"},
+                             channel=world.channel)
+    assert again.ephemeral and "Only you see this copy" in again.text
+    elsewhere = await fake.slash(world.carol, "leaderboard", {"game": "taboo"},
+                                 channel=world.other_channel)
+    assert not elsewhere.ephemeral
+    clock[0] += 10
+    later = await fake.slash(world.carol, "leaderboard", {"game": "taboo"},
+                             channel=world.channel)
+    assert not later.ephemeral and "Only you see" not in later.text
+
+
 async def test_one_member_can_hold_only_a_few_lobbies(fake, world, bots):
     """Lobbies per member are capped (server setting lobbies_per_member, default 3); the
     refusal says where the member's lobbies are; /new has a per-member cooldown."""

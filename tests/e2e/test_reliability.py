@@ -370,7 +370,9 @@ async def test_a_channel_refusing_uploads_gets_text_boards_not_a_paused_table(fa
     """Pictures are on by default, and a server may deny the bot Attach Files in a channel:
     Discord then refuses any message carrying a file (403, 50013). The table was paused at
     its first board ("I can't post in its channel") though text boards go through. The
-    board goes without its picture instead, from then on, across a restart too."""
+    board goes without its picture instead, from then on, across a restart too; the
+    gateway's cache already shows the denial, so not one upload is refused (a 403 counts
+    toward Discord's limit on invalid requests)."""
     await bots.start(pictures=True)
     fake.deny_bot(world.channel, ATTACH_FILES)
     d = suspense(fake, world, bots)
@@ -384,6 +386,26 @@ async def test_a_channel_refusing_uploads_gets_text_boards_not_a_paused_table(fa
     boards = d.boards()
     assert boards and not any(m.attachments for m in boards)
     assert not any(e.get("image") for m in boards for v in m.versions() for e in v.embeds)
+    refused = [c for c in fake.calls if c.status == 403 and c.path.startswith(
+        f"/channels/{world.channel.id}/")]
+    assert refused == [], [(c.method, c.path) for c in refused]
+
+
+async def test_an_upload_the_cache_did_not_see_denied_is_refused_once(fake, world, bots):
+    """Where the cache allowed Attach Files but Discord refused the picture (the denial
+    came before the cache knew), the board goes as text at once and the refusal is
+    remembered: one 403, not one per move."""
+    await bots.start(pictures=True)
+    d = suspense(fake, world, bots)
+    await d.open(world.alice, [world.bob])
+    await d.synced()
+    # denied where the bot's cache does not see it (as through a role the cache missed):
+    # the overwrite without its CHANNEL_UPDATE
+    world.channel.bot_denied |= ATTACH_FILES
+    world.channel.bot_id = fake.bot_user.id
+    await d.play_to_end(pause_after=3)
+    assert d.table is None or d.table.paused is None
+    assert not has_picture(d.board())
     refused = [c for c in fake.calls if c.status == 403 and c.path.startswith(
         f"/channels/{world.channel.id}/")]
     assert len(refused) == 1, [(c.method, c.path) for c in refused]
@@ -526,6 +548,27 @@ async def test_dm_channels_are_remembered_across_a_restart(fake, world, bots):
     assert fake.count_calls("POST", r"^/users/@me/channels$", since=mark) == 0
     await bot.tables.publisher.dm_channel_id(world.bob.id)
     assert fake.count_calls("POST", r"^/users/@me/channels$", since=mark) == 1
+
+
+async def test_a_stored_dm_channel_that_is_gone_is_forgotten_and_opened_again(
+        fake, world, bots, caplog):
+    """A kept DM channel that Discord no longer knows (404 Unknown Channel: say the database
+    came from another bot token) is not retried for ever: the bot forgets it, opens the
+    player's channel afresh, sends the hand there and keeps the new channel."""
+    bot = await bots.start()
+    storage = bot.tables.storage
+    stale = 4242424242424242  # no such channel in this Discord
+    await storage.set_dm_channel(world.alice.id, stale)
+    caplog.set_level(logging.WARNING, "cardtable")
+    d = suspense(fake, world, bots)
+    await d.open(world.alice, [world.bob])
+    await d.synced()
+    assert fake.dms(world.alice), "Alice never got her hand"
+    fresh = fake._dm_channels[world.alice.id].id
+    assert await storage.dm_channel(world.alice.id) == fresh != stale
+    assert caplog.text.count("stored DM channel") == 1
+    assert "failed for now" not in caplog.text
+    assert "📪" not in fake.visible_text(world.alice)  # not mistaken for closed DMs
 
 
 async def test_dm_channels_are_opened_as_players_sit_down(fake, world, bots, bot):

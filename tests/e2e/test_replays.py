@@ -169,6 +169,16 @@ async def test_history_lists_filters_and_pages_the_servers_games(fake, world, bo
     assert [c["value"] for c in choices] == [match_id]
 
 
+async def test_history_of_a_server_without_games_has_no_pager(fake, world, bots, bot):
+    """With nothing (or one page) to show, /history has no Newer/Older buttons that could
+    only be disabled; the filtered list of a game nobody played says so too."""
+    empty = await fake.slash(world.outsider, "history", channel=world.channel)
+    assert empty.ephemeral and "No finished games to show yet." in empty.text
+    assert empty.message.buttons() == []
+    only = await fake.slash(world.outsider, "history", {"game": "taboo"}, channel=world.channel)
+    assert "Showing **Taboo**" in only.text and only.message.buttons() == []
+
+
 async def test_a_record_that_does_not_replay_is_not_shown(fake, world, bots, bot):
     _d, table, match_id, again = await _finished(fake, world, bots, "taboo", ai=0)
     record = again.record

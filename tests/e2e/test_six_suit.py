@@ -50,7 +50,7 @@ def mover(d: TableDriver):
 async def ok(fake, world, d, user, command: str, args: dict | None = None):
     result = await fake.slash(user, f"{CMD} {command}", args or {}, channel=world.channel)
     assert result.ephemeral and "✅" in result.text, result.text
-    await fake.settle()
+    await d.synced()  # the board shows the move (settle() alone can return early under load)
     d.assert_no_leaks()
     return result
 

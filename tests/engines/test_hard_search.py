@@ -1,6 +1,6 @@
-"""The hard AI level's search (engines.ai_levels) in Taboo and Six Suit (issue 19): it is
-reproducible from its rng, stays within its counted budget, and finds moves the normal AI
-misses in constructed positions."""
+"""The hard AI level's search (engines.ai_levels) in Taboo, Six Suit and Hidden Rules (issue
+19): it is reproducible from its rng, stays within its counted budget, and finds moves the
+normal AI misses in constructed positions."""
 
 from __future__ import annotations
 
@@ -34,7 +34,8 @@ def _positions(name: str, n: int, seed: int, count: int):
     return out
 
 
-@pytest.mark.parametrize(("name", "n"), [("taboo", 2), ("six_suit", 2), ("taboo", 3)])
+@pytest.mark.parametrize(("name", "n"), [("taboo", 2), ("six_suit", 2), ("taboo", 3),
+                                         ("hidden_rules", 4)])
 def test_hard_move_is_reproducible_from_its_rng(name, n):
     engine = ENGINES[name]
     for state, seat in _positions(name, n, 4, 60)[::6]:
@@ -153,3 +154,61 @@ def test_six_suit_hard_plays_a_three_card_chain_that_surely_eliminates():
                   hands={0: "4rb 1rs 2rb", 1: "3gc"}, round_=1)
     early.phase = PLAY
     assert sure_elimination(engine, early, 0) is None
+
+
+def _hidden_rules_spade_position(n: int):
+    """Seat 1 has enforced its own rule three times, each time against a spade said with
+    nothing (and the three plays share no other trigger), so its trigger is the spade and its
+    action unknown: it is really "a spade: say please". Seat 0 is to play on 3♥ (total 13)
+    holding 8♠, which makes 21, and two cards that do not."""
+    from engines.hidden_rules.decks import PlayContext
+    from engines.hidden_rules.rules import Play, Record
+    from tests.engines.test_hidden_rules import C, act, scripted
+
+    rules = [(15, 15), (7, 8), (1, 12), (9, 3)][:n]
+    hands = [*["8s 2d 4c", "5h 6h 7h", "5d 6d 7d", "5c 6c 9c"][:n - 1], "3h 9h 10h"]
+    s = scripted(hands, rules, turned="10c", starter=n - 2)
+    s, _ = act(s, n - 1, Play(C("3h")))
+    records = [PlayContext(C("7s"), 7, C("5c"), 5, 12, 3),
+               PlayContext(C("Qs"), -2, C("9d"), 9, 7, 3),
+               PlayContext(C("9s"), 9, C("4h"), 4, 13, 2)]
+    s.history = [Record(1, 1, 2 if n > 2 else 0, "hint", "accepted", ctx,
+                        tuple(-1 if p == (2 if n > 2 else 0) else 0 for p in range(n)))
+                 for ctx in records]
+    assert s.to_play == 0 and s.total == 13
+    return s
+
+
+def test_hidden_rules_hard_at_four_players_keeps_off_a_rule_its_holder_keeps_enforcing():
+    """The normal AI plays the 8♠ for the trick and says what its beliefs name first, which
+    is not "please": the holder takes the card back and a point. Hard counts that risk
+    (`safe_plays`) and plays another card."""
+    from engines.hidden_rules.decks import PlayContext, broken
+
+    engine = ENGINES["hidden_rules"]
+    state = _hidden_rules_spade_position(4)
+    for seed in range(3):
+        normal = engine.ai_action(state, 0, random.Random(seed))
+        hard = engine.ai_action(_hard(state), 0, random.Random(seed))
+        assert normal.card.code == "8s"
+        ctx = PlayContext(normal.card, 8, state.trick[-1][1], 13, 21, 2, normal.say)
+        assert broken(7, 8, ctx)  # the normal play is taken back
+        assert hard.card.suit != "s"
+
+
+def test_hidden_rules_hard_at_two_players_still_searches_from_the_normal_move():
+    """At 2 players the search (measured better than normal there) is unchanged: the normal
+    AI's move is its first candidate, and the plays by the look-ahead follow it."""
+    from engines.ai_levels import _candidates
+
+    engine = ENGINES["hidden_rules"]
+    state = _hidden_rules_spade_position(2)
+    normal = engine.ai_action(state, 0, random.Random(5))
+    legal = list(engine.legal_actions(state, 0))
+    cands = _candidates(engine, state, 0, random.Random(5), normal, legal, engine.ai.plan)
+    assert cands[0] == normal and len(cands) == engine.ai.plan.candidates
+    four = _hidden_rules_spade_position(4)
+    normal4 = engine.ai_action(four, 0, random.Random(5))
+    cands4 = _candidates(engine, four, 0, random.Random(5), normal4,
+                         list(engine.legal_actions(four, 0)), engine.ai.plan)
+    assert len(cands4) == 1 and cands4[0] != normal4  # at 4: the safe play, unsearched

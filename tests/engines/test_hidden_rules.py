@@ -576,3 +576,37 @@ def test_a_play_line_is_a_sentence_like_every_other_history_line():
     _, events = act(s, 2, Play(C("5s")))
     [play] = [e for e in events if e.kind == "play"]
     assert play.text.endswith("(total 21).")
+
+
+# --------------------------------------------------------------------------- plays let stand
+def test_passing_on_a_play_records_the_rules_it_broke_for_the_seat_that_passed():
+    """A seat that lets a play stand shows it holds none of the rules the play broke (a
+    trigger it fired with an action it missed); the record is public, per seat."""
+    from engines.hidden_rules.decks import pair_bit
+
+    s = scripted(["7s 2d", "5h 6h", "5d 6d"], [LAST_UPOVER, HEART_PLEASE, ACE_SORRY],
+                 turned="5c", starter=2)
+    s, _ = act(s, 0, Play(C("7s")))
+    s, _ = act(s, 2, Pass())
+    spade_yawp, spade_silent, heart_yawp = pair_bit(7, 1), pair_bit(7, 11), pair_bit(6, 1)
+    assert s.let_stand[2] & spade_yawp  # a spade said with nothing: "YAWP" was missed
+    assert not s.let_stand[2] & spade_silent  # silence was kept
+    assert not s.let_stand[2] & heart_yawp  # no heart was played
+    assert s.let_stand[1] == 0 and s.let_stand[0] == 0  # they did not pass
+    again = ENGINE.load(ENGINE.dump(s))
+    assert again.let_stand == s.let_stand
+    old = json.loads(ENGINE.dump(s))
+    del old["let_stand"]  # a game saved before the record existed
+    assert ENGINE.load(json.dumps(old)).let_stand == ()
+
+
+def test_hard_beliefs_drop_a_rule_its_holder_let_a_play_break():
+    """The hard level's beliefs (`stands`) weigh a rule down once its holder let a play
+    that broke it stand; the normal AI's beliefs do not read the record."""
+    s = scripted(["7s 2d", "5h 6h", "5d 6d"], [LAST_UPOVER, HEART_PLEASE, ACE_SORRY],
+                 turned="5c", starter=2)
+    s, _ = act(s, 0, Play(C("7s")))
+    s, _ = act(s, 2, Pass())
+    normal, hard = Beliefs(s, 1), Beliefs(s, 1, stands=True)
+    assert normal.pairs[2][(7, 1)] == normal.pairs[2][(5, 1)]  # no even card was played
+    assert hard.pairs[2][(7, 1)] == pytest.approx(0.1 * hard.pairs[2][(5, 1)])

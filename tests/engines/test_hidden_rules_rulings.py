@@ -92,7 +92,7 @@ def test_say_is_split_into_parts():
     """RULINGS, unnecessary talking: "split into parts at , ; . ! ? and line breaks"."""
     from engines.hidden_rules.decks import say_parts
 
-    assert say_parts("YAWP! please, sorry; up. and? over / x") == [
+    assert say_parts("YAWP! please, sorry; up. and? over\nx") == [
         "YAWP", "please", "sorry", "up", "and", "over", "x"]
 
 
@@ -149,12 +149,24 @@ def test_quiet_table_limits_what_is_said():
         ENGINE.apply(s, 1, Play(C("7h"), say="a\nb\nc\nd"))
     ENGINE.apply(s, 1, Play(C("7h"), say="please, please, please"))
     # counted as typed: 100 characters pass whatever they are, a line break counts one
-    # (the text keeps it as " / "), and markdown is never escaped before the count
+    # (kept as one, shown as " / "), and markdown is never escaped before the count
     ENGINE.apply(s, 1, Play(C("7h"), say="*_-" * 33 + "x"))
     kept = ENGINE.apply(s, 1, Play(C("7h"), say="x" * 49 + "\n" + "y" * 50)).state
-    assert kept.trick[-1][3] == "x" * 49 + " / " + "y" * 50
+    assert kept.trick[-1][3] == "x" * 49 + "\n" + "y" * 50
+    assert "x / y" in ENGINE.describe(s, Play(C("7h"), say="x\ny"))
     with pytest.raises(IllegalActionError, match="101 characters"):
         ENGINE.apply(s, 1, Play(C("7h"), say="x" * 50 + "\n" + "y" * 50))
+
+
+def test_quiet_table_parts_split_only_at_the_ruling_separators():
+    """RULINGS, unnecessary talking: parts are split at , ; . ! ? and line breaks, and at
+    nothing else: a typed "/" ("red/black/blue/green") stays inside one part."""
+    from engines.hidden_rules.decks import say_parts
+    assert say_parts("red/black/blue/green") == ["red/black/blue/green"]
+    s = scripted(["2c 4d", "7h 3c"], [SPADE_YAWP, HEART_PLEASE])
+    ENGINE.apply(s, 1, Play(C("7h"), say="a/b/c/d"))  # one part: allowed at a quiet table
+    with pytest.raises(IllegalActionError, match="4 parts"):
+        ENGINE.apply(s, 1, Play(C("7h"), say="a/b\nc\nd\ne"))
 
 
 def test_quiet_table_option_off():
