@@ -14,7 +14,11 @@
   The normal move is kept unless another one gains on it by more than `z` standard errors
   of the paired differences. The size of the search is a number of worlds, candidates and
   simulated actions, never wall-clock time, so a decision is reproducible from its rng.
-  A move the game proves best (`AiPlayer.sure`, e.g. a sure elimination) is played at once.
+  A move the game proves best (`AiPlayer.sure`, e.g. a sure elimination) is played at once,
+  and so is one its own exact lookahead clearly prefers to the normal move
+  (`AiPlayer.lookahead`, e.g. Six Suit's extra-turn chain planner).
+  From `SearchPlan.own_first_at` players on, the game's own ranking gives the candidates and
+  its first move is the one kept (Hidden Rules: its risk-counting card play, unsearched).
 """
 
 from __future__ import annotations
@@ -114,6 +118,11 @@ def _hard(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any
     sure = getattr(engine.ai, "sure", None)
     if sure is not None:  # a proven move (its own world: the rng streams stay as they were)
         move = sure(engine, engine.determinize(state, seat, random.Random(0)), seat)
+        if move is not None and is_listed(move, legal):
+            return move
+    lookahead = getattr(engine.ai, "lookahead", None)
+    if lookahead is not None:  # likewise in its own world, the rng streams untouched
+        move = lookahead(engine, engine.determinize(state, seat, random.Random(0)), seat, normal)
         if move is not None and is_listed(move, legal):
             return move
     plan = getattr(engine.ai, "plan", None) or DEFAULT_PLAN

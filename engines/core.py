@@ -191,7 +191,10 @@ class AiPlayer:
     when the game can sample them better than `count` independent `determinize` calls (e.g.
     spread evenly over the few things that decide a game); `sure(engine, state, seat)`: a
     move the game can prove best from what the seat sees (e.g. its own plays that certainly
-    eliminate an opponent this turn), played without a search, else None.
+    eliminate an opponent this turn), played without a search, else None;
+    `lookahead(engine, state, seat, normal)`: a move the game's own exact lookahead prefers
+    clearly to `normal` (the normal AI's move), e.g. Six Suit's extra-turn chain planner,
+    played without the search, else None.
     """
 
     choose: Callable[..., Any]
@@ -205,6 +208,7 @@ class AiPlayer:
     baseline: Callable[..., Any] | None = None
     worlds: Callable[..., list[Any]] | None = None
     sure: Callable[..., Any] | None = None
+    lookahead: Callable[..., Any] | None = None
 
 
 class Engine(Generic[S, A]):

@@ -27,6 +27,7 @@ from engines.six_suit.cards import (
     is_six_suit,
     reaches,
 )
+from engines.six_suit.chains import chain_move, plays_on
 from engines.six_suit.rules import PLAY
 
 if TYPE_CHECKING:
@@ -232,19 +233,14 @@ def sure_elimination(engine: Any, s: SixSuitState, seat: int) -> Any:
 def _chain_to_six(tops: list[int], hand: list[int], extra: int) -> tuple[int, int] | None:
     """(card, pile) starting a sequence of plays on `tops` that ends in a six suit, using at
     most `extra` double matches before the last play."""
-    for i, card in enumerate(hand):
-        row = SHARED[card]
-        for p in range(6):
-            shared = row[tops[p]]
-            if not shared:
-                continue
-            new = tops[:]
-            new[p] = card
-            if is_six_suit(new):
-                return card, p
-            if shared == 2 and extra > 0 and len(hand) > 1 and _chain_to_six(
-                    new, hand[:i] + hand[i + 1:], min(extra - 1, 3)) is not None:
-                return card, p
+    for i, card, p, shared in plays_on(tops, hand):
+        new = tops[:]
+        new[p] = card
+        if is_six_suit(new):
+            return card, p
+        if shared == 2 and extra > 0 and len(hand) > 1 and _chain_to_six(
+                new, hand[:i] + hand[i + 1:], min(extra - 1, 3)) is not None:
+            return card, p
     return None
 
 
@@ -302,4 +298,4 @@ def value(engine: Any, s: SixSuitState, seat: int) -> float:
 # The hard level: each candidate until the seat's next turn, judged there by `value`.
 PLAN = SearchPlan(worlds=10, candidates=3, depth=60, my_turns=1)
 AI = AiPlayer(choose=choose_move, timer_move=timer_move, rank=rank, value=value,
-              baseline=baseline, plan=PLAN, sure=sure_elimination)
+              baseline=baseline, plan=PLAN, sure=sure_elimination, lookahead=chain_move)

@@ -213,6 +213,76 @@ def test_six_suit_hard_plays_a_three_card_chain_that_surely_eliminates():
     assert sure_elimination(engine, early, 0) is None
 
 
+def _six_suit_outs_position():
+    """3 players after free time. Seats 1 and 2 both show four red tops and two others; my
+    one hand card, 1 black heart, double-matches one non-red pile of each (a black card
+    counts as red for a six suit), which leaves each of them one non-red pile and earns me an
+    extra turn. Whether the extra turn's draw finishes them depends on the cards still
+    unseen: most that would finish seat 1 (red or black 2s) lie in the discard pile, so
+    seat 2 is the better target. The normal AI rates the two plays the same."""
+    from engines.six_suit.rules import PLAY
+    from tests.engines.test_six_suit import build, cards
+
+    state = build(3, tops={0: "3yc 4gt 2bs 3bt 4yc 2gt", 1: "1rc 2rt 3rt 4rs 1yh 2gs",
+                           2: "2rc 3rh 4rt ?rs 1gh 4ys"},
+                  hands={0: "1kh", 1: "3gc", 2: "4bc"})
+    state.discard = cards("2rh 2rb 2kc 2kh 2kt 2kb")
+    state.draw = [c for c in state.draw if c not in state.discard]
+    state.phase = PLAY
+    return state
+
+
+def test_six_suit_chain_planner_counts_a_drawn_card_only_as_its_chance():
+    """The planner never knows the next draw: a double match that leaves one pile to finish
+    is worth exactly the share of the unseen cards that would finish it (checked here card
+    by card against the rules' own six-suit test)."""
+    from engines.six_suit.ai import unknown_cards
+    from engines.six_suit.cards import SHARED, is_six_suit
+    from engines.six_suit.chains import chain_chances
+    from tests.engines.test_six_suit import C
+
+    state = _six_suit_outs_position()
+    pool = unknown_cards(state, 0)
+    chances = chain_chances(state, 0, pool, plays=2)
+    for target, pile in ((1, 4), (2, 4)):
+        after = state.tops[target * 6:target * 6 + 6]
+        after[pile] = C("1kh")
+        outs = [d for d in pool if any(
+            SHARED[d][after[p]] and is_six_suit([*after[:p], d, *after[p + 1:]])
+            for p in range(6))]
+        assert chances[(C("1kh"), target, pile)] == pytest.approx(len(outs) / len(pool))
+        assert 0 < len(outs) < len(pool)
+    assert chances[(C("1kh"), 2, 4)] > chances[(C("1kh"), 1, 4)]
+
+
+def test_six_suit_hard_attacks_the_player_its_next_draw_is_likelier_to_finish():
+    from engines.six_suit.rules import Play
+    from tests.engines.test_six_suit import C
+
+    engine = ENGINES["six_suit"]
+    state = _six_suit_outs_position()
+    for seed in range(4):
+        hard = engine.ai_action(_hard(state), 0, random.Random(seed))
+        assert hard == Play(C("1kh"), 2, 4)
+
+
+def test_six_suit_chain_planner_is_deterministic_and_rng_free():
+    """The same position gives the same chances and move (no rng, no clock), and the
+    sampled world the hard level hands it does not change them: only what the seat sees."""
+    from engines.six_suit.ai import unknown_cards
+    from engines.six_suit.chains import chain_chances, chain_move
+
+    engine = ENGINES["six_suit"]
+    for state, seat in _positions("six_suit", 2, 9, 400)[200::10]:
+        if state.phase != "play" or state.current != seat:
+            continue
+        worlds = [engine.determinize(state, seat, random.Random(k)) for k in range(2)]
+        got = [chain_chances(w, seat, unknown_cards(w, seat)) for w in worlds]
+        assert got[0] == got[1]
+        assert chain_move(engine, worlds[0], seat, None) == chain_move(
+            engine, worlds[1], seat, None)
+
+
 def _hidden_rules_spade_position(n: int):
     """Seat 1 has enforced its own rule three times, each time against a spade said with
     nothing (and the three plays share no other trigger), so its trigger is the spade and its
