@@ -55,6 +55,13 @@ class SearchPlan:
     stop: Callable[[Any, Any], bool] | None = None
     # stop when the searching seat is to move for the k-th time (0: only depth and stop)
     my_turns: int = 0
+    # A budget of simulated actions for the whole decision (0: none): after the `worlds`
+    # worlds (worlds_for), more are searched one after another, every candidate in each,
+    # until the actions played reach the budget or `max_worlds` are done. Short playouts (a
+    # race near its end) get many worlds, long ones keep the usual few: still a count,
+    # never time.
+    budget: int = 0
+    max_worlds: int = 0
     # at tables of at least this many players (0: never), the game's `rank` alone gives the
     # candidates: its own best move first, kept unless another gains on it clearly (a single
     # ranked move is played unsearched); elsewhere the normal AI's move comes first
@@ -122,15 +129,20 @@ def _hard(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any
     candidates = _candidates(engine, state, seat, rng, normal, legal, plan)
     if len(candidates) <= 1:
         return candidates[0] if candidates else normal
-    seeds = [rng.randrange(2**31) for _ in range(worlds_for(plan, state))]
+    least = worlds_for(plan, state)
+    count = max(least, plan.max_worlds) if plan.budget else least
+    seeds = [rng.randrange(2**31) for _ in range(count)]
     sample = getattr(engine.ai, "worlds", None)
     worlds = (sample(engine, state, seat, random.Random(seeds[0] - 1), len(seeds)) if sample
-              else [engine.determinize(state, seat, random.Random(s)) for s in seeds])
+              else (engine.determinize(state, seat, random.Random(s)) for s in seeds))
     values: list[list[float]] = [[] for _ in candidates]
+    played = [0]  # simulated actions so far (the budget's count)
     for world_seed, world in zip(seeds, worlds, strict=True):  # the same worlds and streams
         for i, move in enumerate(candidates):
             values[i].append(_playout(engine, world, seat, move,
-                                      random.Random(world_seed + 1), plan))
+                                      random.Random(world_seed + 1), plan, played))
+        if plan.budget and played[0] >= plan.budget and len(values[0]) >= least:
+            break
     best, best_gain = candidates[0], 0.0
     base = values[0]
     for move, vals in zip(candidates[1:], values[1:], strict=True):
@@ -172,9 +184,10 @@ def _candidates(engine: Engine, state: Any, seat: int, rng: random.Random, norma
 
 
 def _playout(engine: Engine, world: Any, seat: int, move: Any, rng: random.Random,
-             plan: SearchPlan) -> float:
+             plan: SearchPlan, played: list[int] | None = None) -> float:
     """Play `move` in a sampled world, then let the normal policy play every seat (optional
-    actors too: one that does not want to act is asked again after the next move)."""
+    actors too: one that does not want to act is asked again after the next move). The
+    actions simulated are added to `played[0]`."""
     if move is None:
         state = world
     else:
@@ -210,6 +223,8 @@ def _playout(engine: Engine, world: Any, seat: int, move: Any, rng: random.Rando
             action = engine.default_action(state, actor)
         state = engine.apply(state, actor, action).state
         declined = set()
+        if played is not None:
+            played[0] += 1
     return engine.ai_value(state, seat)
 
 

@@ -318,5 +318,5 @@ def _effect_key(action: Action) -> tuple:
 # pass) did not beat normal (+0.3 points [-6.5, +7.2] in 300 games), so each candidate is
 # played to the end of the game (about 25 actions from the middle of a 2-player game) in 12
 # worlds; `value` only judges a playout that the depth cuts short.
-PLAN = SearchPlan(worlds=12, candidates=4, depth=100, my_turns=0)
+PLAN = SearchPlan(worlds=12, candidates=4, depth=100, my_turns=0, budget=1200, max_worlds=48)
 AI = AiPlayer(choose=choose, rank=rank, value=value, baseline=baseline, plan=PLAN)

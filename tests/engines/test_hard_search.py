@@ -44,10 +44,21 @@ def test_hard_move_is_reproducible_from_its_rng(name, n):
         assert engine.ai_action(hard, seat, random.Random(21)) == first
 
 
-@pytest.mark.parametrize(("name", "n"), [("taboo", 2), ("six_suit", 2)])
+def _most_applied(plan, state) -> int:
+    """The most moves a hard decision may apply: worlds x candidates playouts of at most
+    `depth` simulated actions each (plus the candidate move itself); with an action budget,
+    more worlds only while the budget lasts (the last one may finish past it)."""
+    least = worlds_for(plan, state) * plan.candidates * (plan.depth + 1)
+    if not plan.budget:
+        return least
+    return max(least, plan.budget + plan.candidates * plan.depth
+               + plan.max_worlds * plan.candidates)
+
+
+@pytest.mark.parametrize(("name", "n"), [("taboo", 2), ("six_suit", 2), ("taboo", 4)])
 def test_hard_search_stays_within_its_counted_budget(name, n, monkeypatch):
-    """At most worlds x candidates playouts of at most `depth` simulated actions each (plus
-    the candidate move itself), whatever the machine's speed."""
+    """The search's size is a count of simulated actions (`_most_applied`), whatever the
+    machine's speed."""
     engine = ENGINES[name]
     plan = engine.ai.plan
     applied = []
@@ -63,8 +74,54 @@ def test_hard_search_stays_within_its_counted_budget(name, n, monkeypatch):
         monkeypatch.setattr(type(engine), "apply", counting)
         engine.ai_action(hard, seat, random.Random(3))
         monkeypatch.setattr(type(engine), "apply", real_apply)
-        budget = worlds_for(plan, state) * plan.candidates * (plan.depth + 1)
-        assert len(applied) <= budget
+        assert len(applied) <= _most_applied(plan, state)
+
+
+def _count_playouts(monkeypatch) -> list[int]:
+    from engines import ai_levels
+
+    calls = []
+    real = ai_levels._playout
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ai_levels, "_playout", counting)
+    return calls
+
+
+def test_taboo_hard_searches_more_worlds_when_playouts_are_short(monkeypatch):
+    """With an action budget, short playouts buy more worlds: over the decisions of a
+    2-player game, those with short playouts (later in the race: playouts are played to its
+    end) search more than the usual 12 worlds, up to `max_worlds` (48 in this game's last
+    decisions), and none fewer than the usual number."""
+    engine = ENGINES["taboo"]
+    plan = engine.ai.plan
+    counts = []
+    for state, seat in _positions("taboo", 2, 6, 80):
+        candidates = len(engine.ai.rank(engine, state, seat, random.Random(0)))
+        if len(engine.legal_actions(state, seat)) < 2 or candidates < 2:
+            continue
+        calls = _count_playouts(monkeypatch)
+        engine.ai_action(_hard(state), seat, random.Random(1))
+        if calls:
+            counts.append(len(calls) / min(plan.candidates, candidates))
+    assert counts and all(plan.worlds <= c <= plan.max_worlds for c in counts)
+    assert max(counts) >= 2 * plan.worlds  # near the end of the race
+    assert sum(c > plan.worlds for c in counts) >= 3
+
+
+def test_taboo_hard_keeps_its_usual_worlds_when_playouts_are_long(monkeypatch):
+    """At the start of a game a playout to the end of the race is long: the budget is spent
+    within the usual worlds (worlds_for), so those decisions search exactly as before."""
+    engine = ENGINES["taboo"]
+    plan = engine.ai.plan
+    state = engine.new_game(2, 11)
+    seat = state.current
+    calls = _count_playouts(monkeypatch)
+    engine.ai_action(_hard(state), seat, random.Random(1))
+    assert len(calls) == worlds_for(plan, state) * plan.candidates
 
 
 def _taboo_keep_the_king_position():
