@@ -138,6 +138,15 @@ async def test_a_crafted_history_page_is_refused_without_reading_the_history(fak
     made one click read every finished game of the server. A page button counts only on
     the message it was shown on; the real ones still page."""
     bot = await bots.start()
+    for i in range(9):  # more than a page (8), so the page shows its pager
+        row = await bot.storage.create_table(
+            guild_id=world.guild.id, channel_id=world.channel.id, game="taboo",
+            host_id=world.carol.id, seats=[{"user_id": world.carol.id, "name": "carol"},
+                                           {"user_id": world.dave.id, "name": "dave"}],
+            options={})
+        row.started_at = 1000.0 * i
+        await bot.storage.finish_table(row, scores={0: i, 1: 1}, winners={0},
+                                       reason="r", finished_at=1000.0 * i + 600)
     result = await fake.slash(world.alice, "history", channel=world.channel)
     calls = []
     real = bot.storage.history_matches
