@@ -56,13 +56,12 @@ def allowed(client: discord.Client, table: LiveTable) -> bool:
     deny Attach Files: then it counts as refused without asking Discord), or refused while
     the bot's cached permissions were other than they are now and now allow Attach Files."""
     was = table.meta.get(NO_UPLOADS)
+    permissions = cached_permissions(client, table)
     if not was:
-        permissions = cached_permissions(client, table)
         if permissions is not None and not permissions.attach_files:
             refused(client, table)  # the cache already says Discord would refuse: no 403
             return False
         return True
-    permissions = cached_permissions(client, table)
     if permissions is None or not permissions.attach_files:
         return False
     # a table saved before the permissions were remembered says only True: try once

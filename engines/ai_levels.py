@@ -116,13 +116,14 @@ def _hard(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any
     if len(legal) <= 1 and normal is not None:
         return normal
     sure = getattr(engine.ai, "sure", None)
-    if sure is not None:  # a proven move (its own world: the rng streams stay as they were)
-        move = sure(engine, engine.determinize(state, seat, random.Random(0)), seat)
-        if move is not None and is_listed(move, legal):
-            return move
     lookahead = getattr(engine.ai, "lookahead", None)
-    if lookahead is not None:  # likewise in its own world, the rng streams untouched
-        move = lookahead(engine, engine.determinize(state, seat, random.Random(0)), seat, normal)
+    if sure is not None or lookahead is not None:
+        # a proven move, then one the game's exact lookahead prefers: judged in a world of
+        # their own, so the search's rng streams stay as they were
+        own = engine.determinize(state, seat, random.Random(0))
+        move = sure(engine, own, seat) if sure else None
+        if (move is None or not is_listed(move, legal)) and lookahead:
+            move = lookahead(engine, own, seat, normal)
         if move is not None and is_listed(move, legal):
             return move
     plan = getattr(engine.ai, "plan", None) or DEFAULT_PLAN

@@ -113,10 +113,16 @@ def typed(text: str) -> str:
     """Free text a player typed (what a Hidden Rules player says, a hint), marked inside an
     engine's text so that renderers show it literally: escaped for markdown where markdown
     is rendered, without reading `{P3}` in it as a seat or changing its signs. Engines keep
-    and check the text as typed; only its display is escaped (bot.ui.text.shown). A line
-    break is shown as " / ", keeping the text on its line."""
-    text = text.replace(TYPED_START, "").replace(TYPED_END, "").replace("\n", " / ")
-    return TYPED_START + text + TYPED_END
+    and check the text as typed; only its display is escaped (bot.ui.text.shown), on one
+    line (`one_line`)."""
+    return TYPED_START + one_line(text.replace(TYPED_START, "").replace(TYPED_END, "")) \
+        + TYPED_END
+
+
+def one_line(text: str) -> str:
+    """Typed text shown on its line: a line break (kept, e.g. it separates the parts of
+    what a Hidden Rules player says) is shown as " / "."""
+    return text.replace("\n", " / ")
 
 
 def typed_parts(text: str) -> list[tuple[str, bool]]:

@@ -25,7 +25,7 @@ from bot.ui.names import clean_name, echo, escape_markdown, said
 from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, cap_note, clip, plain, plural
 from engines import ENGINES
 from engines.cards import Card
-from engines.core import GameError
+from engines.core import GameError, one_line
 from engines.hidden_rules.rules import (
     QUIET,
     QUIET_NAME,
@@ -72,8 +72,8 @@ def _clip(text: str, limit: int) -> str:
 def _quote(text: str, limit: int) -> str:
     """What a player said or hinted, in quotes: shortened as typed, then escaped (the engine
     keeps it unescaped so that its limits count what was typed)."""
-    one_line = text.replace("\n", " / ")  # a line break separates parts: shown as " / "
-    return f"“{escape_markdown(clean_name(one_line, limit, fallback=''))}”" if text else ""
+    return (f"“{escape_markdown(clean_name(one_line(text), limit, fallback=''))}”"
+            if text else "")
 
 
 def _card(label: str) -> str:
