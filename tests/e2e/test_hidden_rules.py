@@ -169,7 +169,7 @@ async def test_enforcement_accept_and_challenges_by_commands_and_panel(fake, wor
     assert len(actions) == 2
     done = await fake.click(world.bob, step.message, actions[1]["custom_id"])
     assert "✅" in done.text and "Keep the rule" in done.text
-    await fake.settle()
+    await d.synced()
     await keep_by_slash(fake, world, world.carol)
     for seat, user in enumerate(users):
         mine = d.table.engine.view(d.table.state, seat)["my_rule"]
@@ -435,7 +435,7 @@ async def test_referee_takes_back_broken_plays(fake, world, bots, bot):
         await fake.settle()
         d.assert_no_leaks()
     assert seen_referee
-    await fake.settle()
+    await d.synced()
     record = next(r for r in reversed(public_view(d)["history"])
                   if r["result"] == "referee" and r["accused"] == 0)
     assert record["enforcer"] is None and record["changes"][0] == -1

@@ -361,7 +361,7 @@ async def test_free_time_offers_vetoed_on_the_panel_and_accepted_by_command(
             answer = await fake.click(owner, panel.message, panel.message.buttons()[1]
                                       ["custom_id"])
             assert "✅ Veto" in answer.text, answer.text
-            await fake.settle()
+            await d.synced()
             d.assert_no_leaks()
             vetoed = True
             board = d.board()

@@ -142,7 +142,7 @@ async def test_every_move_by_slash_command_with_autocomplete_and_refusals(fake, 
             result = await fake.slash(user, "suittaboo cast", {"shot": choices[-1]["value"]},
                                       channel=d.channel)
             used.add("cast")
-            await fake.settle()
+            await d.synced()
             if from_hand and target_user is not None:
                 # "a card from your hand is seen only by its target": the target's DM shows it
                 assert any(str(card) in v.text for v in dm_updates(fake, target_user)[before:])
@@ -233,7 +233,7 @@ async def test_wire_round_pauses_for_a_human_mcnulty_to_accuse(fake, world, bots
     spade = await fake.slash(mcnulty, "suittaboo accuse",
                              {"ace": "s", "holder": choices[0]["value"]}, channel=d.channel)
     assert spade.ephemeral and "✅" in spade.text and "spades" in spade.text
-    await fake.settle()
+    await d.synced()
     # still secret: the board shows no accusation yet, McNulty's own view does
     assert "McNulty's accusations" not in d.board().text
     mine = await fake.slash(mcnulty, "suittaboo hand", channel=d.channel)
@@ -247,7 +247,7 @@ async def test_wire_round_pauses_for_a_human_mcnulty_to_accuse(fake, world, bots
     labels = [label for label in labels if label != names[joker]]
     done = await d.fake.click(mcnulty, panel.message, d.custom_id(panel.message, labels[-1]))
     assert "✅" in done.text
-    await fake.settle()
+    await d.synced()
     # the reveal: every history line, why each won or lost, and McNulty's named suspects
     text = d.board().text
     assert "Round 1 reveal" in text and "McNulty's accusations" in text

@@ -348,7 +348,7 @@ async def test_dms_only_when_a_players_private_view_changes(fake, world, bots, b
     mover = d.seat_user(seat)
     other = world.bob if mover is world.alice else world.alice
     await d.take_turn(mover)
-    await fake.settle()
+    await d.synced()
     # the mover's hand changed; the other player's private view did not
     assert len(dm_updates(fake, mover)) == start[mover.name] + 1
     assert len(dm_updates(fake, other)) == start[other.name]

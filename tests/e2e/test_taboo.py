@@ -65,7 +65,7 @@ async def test_five_seats_humans_and_ai_play_a_whole_game_through_the_panel(fake
         dms = fake.dms(user)
         assert dms and "Your Taboo hand (" in dms[0].text  # (an AI joker may come first)
     await d.next_human()  # AI seats may move first
-    await fake.settle()
+    await d.synced()
     board = d.board()
     view = table.engine.view(table.state, None)
     text = board.text
@@ -356,6 +356,7 @@ async def test_empty_row_turn_is_draw_then_place(fake, world, bots, bot):
     else:
         raise AssertionError("the row was never emptied")
     user = d.seat_user(seat)
+    await d.synced()  # the board after the last move is out
     board = d.board().text
     assert "The row is empty" in board and "*empty*" in board
     await d.refused(user, "place", {"card": "7s"}, says="row is empty")
