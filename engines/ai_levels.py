@@ -19,6 +19,8 @@
   (`AiPlayer.lookahead`, e.g. Six Suit's extra-turn chain planner).
   From `SearchPlan.own_first_at` players on, the game's own ranking gives the candidates and
   its first move is the one kept (Hidden Rules: its risk-counting card play, unsearched).
+  From `SearchPlan.larger_from` players on, the game's `larger` plan is searched instead
+  (Taboo: a stricter gate at 5 and 6 players, where a decision gets few worlds).
 """
 
 from __future__ import annotations
@@ -66,6 +68,16 @@ class SearchPlan:
     # candidates: its own best move first, kept unless another gains on it clearly (a single
     # ranked move is played unsearched); elsewhere the normal AI's move comes first
     own_first_at: int = 0
+    # at tables of at least `larger_from` players (0: never), the `larger` plan is used
+    # instead of this one (a large table's search can need another size, gate or horizon)
+    larger_from: int = 0
+    larger: SearchPlan | None = None
+
+    def at(self, players: int) -> SearchPlan:
+        """The plan for a table of `players`."""
+        if self.larger is not None and 0 < self.larger_from <= players:
+            return self.larger
+        return self
 
 
 DEFAULT_PLAN = SearchPlan()
@@ -126,7 +138,7 @@ def _hard(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any
             move = lookahead(engine, own, seat, normal)
         if move is not None and is_listed(move, legal):
             return move
-    plan = getattr(engine.ai, "plan", None) or DEFAULT_PLAN
+    plan = (getattr(engine.ai, "plan", None) or DEFAULT_PLAN).at(getattr(state, "n", 2))
     candidates = _candidates(engine, state, seat, rng, normal, legal, plan)
     if len(candidates) <= 1:
         return candidates[0] if candidates else normal

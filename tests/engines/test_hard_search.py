@@ -339,3 +339,71 @@ def test_hidden_rules_hard_at_two_players_still_searches_from_the_normal_move():
     cands4 = _candidates(engine, four, 0, random.Random(5), normal4,
                          list(engine.legal_actions(four, 0)), engine.ai.plan)
     assert len(cands4) == 1 and cands4[0] != normal4  # at 4: the safe play, unsearched
+
+
+def test_search_plan_can_differ_at_larger_tables():
+    """`SearchPlan.at(players)`: a game may search differently from `larger_from` players on
+    (its `larger` plan); below that, and without one, the plan is itself."""
+    from engines.ai_levels import SearchPlan
+
+    big = SearchPlan(z=2.0)
+    plan = SearchPlan(larger_from=5, larger=big)
+    assert [plan.at(n) is plan for n in (2, 3, 4)] == [True] * 3
+    assert plan.at(5) is big and plan.at(6) is big
+    assert SearchPlan().at(6) == SearchPlan()
+
+
+def test_taboo_hard_searches_as_before_below_five_players():
+    """Taboo's hard search at 2-4 players is unchanged by the large-table plan."""
+    plan = ENGINES["taboo"].ai.plan
+    assert all(plan.at(n) is plan for n in (2, 3, 4))
+    assert plan.z == 1.0
+
+
+def test_taboo_hard_at_five_players_leaves_the_normal_move_only_for_a_clear_gain(monkeypatch):
+    """At 5 and 6 players a decision gets few worlds of long win-or-lose playouts (4-8 at 5
+    players), and departures from the normal move on a gain of one standard error were
+    chosen mostly by noise: there hard keeps the normal move unless another gains on it by
+    two paired standard errors. Over a 5-player game's decisions: every departure clears
+    that gate, and some candidate that cleared the old gate (one standard error) is turned
+    down."""
+    from engines import ai_levels
+
+    engine = ENGINES["taboo"]
+    z = engine.ai.plan.at(5).z
+    assert z == 2.0 and engine.ai.plan.at(6).z == 2.0
+    seen: dict = {}
+    real_playout, real_candidates = ai_levels._playout, ai_levels._candidates
+
+    def playout(*args, **kwargs):
+        value = real_playout(*args, **kwargs)
+        seen["values"].append(value)
+        return value
+
+    def candidates(*args, **kwargs):
+        found = real_candidates(*args, **kwargs)
+        seen["candidates"] = found
+        return found
+
+    monkeypatch.setattr(ai_levels, "_playout", playout)
+    monkeypatch.setattr(ai_levels, "_candidates", candidates)
+    departures = turned_down = 0
+    for state, seat in _positions("taboo", 5, 8, 200)[::3]:
+        seen.update(values=[], candidates=[])
+        move = engine.ai_action(_hard(state), seat, random.Random(2))
+        cands = seen["candidates"]
+        if len(cands) < 2:
+            continue
+        per = [seen["values"][i::len(cands)] for i in range(len(cands))]
+        for cand, vals in zip(cands[1:], per[1:], strict=True):
+            diffs = [v - b for v, b in zip(vals, per[0], strict=True)]
+            gain = sum(diffs) / len(diffs)
+            spread = (sum((d - gain) ** 2 for d in diffs) / max(1, len(diffs) - 1)) ** 0.5
+            se = spread / len(diffs) ** 0.5
+            if cand == move:
+                departures += 1
+                assert gain > max(ai_levels.MIN_GAIN, z * se)
+            elif max(ai_levels.MIN_GAIN, se) < gain <= z * se:
+                turned_down += 1
+        assert move in cands
+    assert turned_down >= 1
