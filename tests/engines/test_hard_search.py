@@ -35,7 +35,7 @@ def _positions(name: str, n: int, seed: int, count: int):
 
 
 @pytest.mark.parametrize(("name", "n"), [("taboo", 2), ("six_suit", 2), ("taboo", 3),
-                                         ("hidden_rules", 4)])
+                                         ("hidden_rules", 4), ("six_suit", 4)])
 def test_hard_move_is_reproducible_from_its_rng(name, n):
     engine = ENGINES[name]
     for state, seat in _positions(name, n, 4, 60)[::6]:
@@ -407,3 +407,68 @@ def test_taboo_hard_at_five_players_leaves_the_normal_move_only_for_a_clear_gain
                 turned_down += 1
         assert move in cands
     assert turned_down >= 1
+
+
+def _six_suit_after_eliminations(victims: list[int], scores: list[int]):
+    """A 4-player deal after free time where `victims` are out (their piles gone) and the
+    scores are as given; seat 0 (if alive) shows four 4s, a real danger."""
+    from tests.engines.test_six_suit import build
+
+    state = build(4, tops={0: "4rc 4yh 4gt 1bs 2rt 3yh"})
+    alive = [seat not in victims for seat in range(4)]
+    state.alive = alive
+    for v in victims:
+        state.tops[v * 6:v * 6 + 6] = [-1] * 6
+    state.elims = [[v, 1, 5 - k, k] for k, v in enumerate(victims, start=1)]
+    state.scores = scores
+    return state
+
+
+def test_six_suit_hard_value_never_prefers_being_eliminated_with_the_same_points():
+    """Everyone for themselves at 4 players, an eliminated seat earns no more survival
+    points and is rarely the winner (normal self-play: the first player out won 4 of 382
+    games): the search's value of a deal where the seat is still alive is higher than that
+    of the same deal, the same scores, with the seat eliminated. (The points-lead value
+    before it preferred the latter: a seat out of the game no longer counts its own
+    danger.)"""
+    engine = ENGINES["six_suit"]
+    alive = _six_suit_after_eliminations([3], [1, 5, 1, 0])
+    out = _six_suit_after_eliminations([3, 0], [1, 5, 1, 0])
+    assert engine.ai.value(engine, alive, 0) > engine.ai.value(engine, out, 0)
+
+
+def test_six_suit_hard_value_is_a_chance_to_win_at_three_and_four_players():
+    """At 3 and 4 players, everyone for themselves, the search judges an unfinished deal by
+    the seat's chance to win (`WIN_MODEL`, fitted to normal self-play): in [0, 1], higher
+    with a larger lead, and the chances of the players in a deal sum to about 1."""
+    from engines.six_suit.ai import WIN_MODEL, win_features
+
+    engine = ENGINES["six_suit"]
+    for n in (3, 4):
+        assert len(WIN_MODEL[n]) == len(win_features(engine.new_game(n, 1), 0))
+    ahead = _six_suit_after_eliminations([3], [6, 1, 1, 0])
+    behind = _six_suit_after_eliminations([3], [1, 6, 1, 0])
+    assert engine.ai.value(engine, ahead, 0) > engine.ai.value(engine, behind, 0)
+    chances = [engine.ai.value(engine, ahead, seat) for seat in range(4)]
+    assert all(0.0 < c < 1.0 for c in chances)
+    assert 0.7 < sum(chances) < 1.3
+
+
+def test_six_suit_hard_searches_more_worlds_at_three_and_four_players(monkeypatch):
+    """Six Suit's plan: 10 worlds at 2 players as before; at 3 and 4 players, where
+    `worlds_for` gives 6 and 5, more worlds (up to 10) while the budget of simulated
+    actions lasts. Over a 4-player game's searched decisions: never fewer than 5 worlds,
+    never more than 10, and most decisions search more than 5."""
+    engine = ENGINES["six_suit"]
+    plan = engine.ai.plan
+    assert plan.max_worlds == worlds_for(plan, engine.new_game(2, 1)) == 10
+    counts = []
+    for state, seat in _positions("six_suit", 4, 12, 400)[::3]:
+        if len(engine.legal_actions(state, seat)) < 2:
+            continue
+        calls = _count_playouts(monkeypatch)
+        engine.ai_action(_hard(state), seat, random.Random(1))
+        if calls:
+            counts.append(len(calls) / plan.candidates)
+    assert counts and all(5 <= c <= 10 for c in counts)
+    assert sum(c > 5 for c in counts) > len(counts) / 2

@@ -1,0 +1,35 @@
+"""The Six Suit hard-AI tools in bench: the win model's fit and the true-state judge."""
+
+from __future__ import annotations
+
+import random
+
+from bench.six_suit_departures import fixed_positions, judge
+from bench.six_suit_win_model import examples, fit, log_loss
+from engines import ENGINES
+
+
+def test_win_model_fit_learns_a_separating_weight_and_beats_the_flat_guess():
+    """Logistic fit by Newton's method: a feature that decides the outcome gets a large
+    positive weight, and the fitted model's log loss is below that of weights all zero."""
+    rng = random.Random(1)
+    data = []
+    for i in range(400):
+        x = rng.random()
+        data.append(([1.0, x], 1.0 if rng.random() < x else 0.0, i))
+    w = fit(data)
+    assert w[1] > 2.0
+    assert log_loss(w, data) < log_loss([0.0, 0.0], data)
+
+
+def test_win_model_examples_are_turn_starts_after_free_time_with_a_win_share():
+    rows = examples(4, 20000, 2)
+    assert rows and all(0.0 <= y <= 1.0 for _f, y, _s in rows)
+    assert {s for _f, _y, s in rows} == {20000, 20001}
+
+
+def test_true_state_judge_finds_no_difference_between_a_move_and_itself():
+    engine = ENGINES["six_suit"]
+    seed, _i, state, seat = fixed_positions(engine, 4, 9000, 1, 5)[0]
+    move = engine.ai.choose(engine, state, seat, random.Random(0))
+    assert judge(engine, state, seat, move, move, 4, seed) == (0.0, 0.0)
