@@ -360,53 +360,68 @@ def test_taboo_hard_searches_as_before_below_five_players():
     assert plan.z == 1.0
 
 
-def test_taboo_hard_at_five_players_leaves_the_normal_move_only_for_a_clear_gain(monkeypatch):
-    """At 5 and 6 players a decision gets few worlds of long win-or-lose playouts (4-8 at 5
-    players), and departures from the normal move on a gain of one standard error were
-    chosen mostly by noise: there hard keeps the normal move unless another gains on it by
-    two paired standard errors. Over a 5-player game's decisions: every departure clears
-    that gate, and some candidate that cleared the old gate (one standard error) is turned
-    down."""
-    from engines import ai_levels
+# sha256 (first 16 hex digits) of Taboo's hard moves at `_taboo_hard_moves` positions, as
+# main played them before the 5- and 6-player plan judged by `WIN_MODEL` (7732965)
+TABOO_HARD_DIGESTS = {2: "ad90cd9f77b8cf19", 3: "d508dd40f5e57436", 4: "2802da0312e68cfd"}
+
+
+def _taboo_hard_moves(n: int) -> str:
+    import hashlib
 
     engine = ENGINES["taboo"]
-    z = engine.ai.plan.at(5).z
-    assert z == 2.0 and engine.ai.plan.at(6).z == 2.0
-    seen: dict = {}
-    real_playout, real_candidates = ai_levels._playout, ai_levels._candidates
+    moves = [repr(engine.ai_action(_hard(state), seat, random.Random(5)))
+             for state, seat in _positions("taboo", n, 17, 40)[::8]]
+    return hashlib.sha256("\n".join(moves).encode()).hexdigest()[:16]
 
-    def playout(*args, **kwargs):
-        value = real_playout(*args, **kwargs)
-        seen["values"].append(value)
-        return value
 
-    def candidates(*args, **kwargs):
-        found = real_candidates(*args, **kwargs)
-        seen["candidates"] = found
-        return found
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_taboo_hard_moves_below_five_players_hash_as_before_the_win_model(n):
+    """The 5- and 6-player plan and `WIN_MODEL` change nothing at 2-4 players: the hard
+    moves at fixed positions of a normal game hash as they did before."""
+    assert _taboo_hard_moves(n) == TABOO_HARD_DIGESTS[n]
 
-    monkeypatch.setattr(ai_levels, "_playout", playout)
-    monkeypatch.setattr(ai_levels, "_candidates", candidates)
-    departures = turned_down = 0
-    for state, seat in _positions("taboo", 5, 8, 200)[::3]:
-        seen.update(values=[], candidates=[])
-        move = engine.ai_action(_hard(state), seat, random.Random(2))
-        cands = seen["candidates"]
-        if len(cands) < 2:
+
+def test_taboo_hard_value_is_a_chance_to_win_at_five_and_six_players():
+    """At 5 and 6 players the search judges the seat's next turn by its chance to win
+    (`WIN_MODEL`, fitted to normal self-play there): in (0, 1), and higher for the same
+    table with fewer cards in the seat's hand. Below 5 players there is no model."""
+    from engines.taboo.ai import WIN_MODEL, win_features
+    from tests.engines.test_taboo import deal
+
+    engine = ENGINES["taboo"]
+    assert set(WIN_MODEL) == {5, 6}
+    for n in (5, 6):
+        start = engine.new_game(n, 1)
+        assert len(WIN_MODEL[n]) == len(win_features(engine, start, start.current))
+        others = ["2c 3c 4c 5c"] * (n - 1)
+        near = deal(["9h 4h", *others], row="Kc 6d 2s", stock="7h 8h 9d 10d Ad 2d 3d")
+        far = deal(["9h 4h 10s 8s 3s", *others], row="Kc 6d 2s",
+                   stock="7h 8h 9d 10d Ad 2d 3d")
+        chances = [engine.ai.value(engine, s, 0) for s in (near, far)]
+        assert all(0.0 < c < 1.0 for c in chances)
+        assert chances[0] > chances[1]
+
+
+def test_taboo_hard_at_five_and_six_players_searches_many_worlds_to_the_next_turn(
+        monkeypatch):
+    """At 5 and 6 players each candidate is played only to the seat's next turn, so the
+    budget of simulated actions buys many more worlds than the 4-8 of playouts to the end of
+    the race: over a 5-player game's searched decisions, at least 4 worlds (worlds_for),
+    at most `max_worlds`, and 20 or more in most decisions."""
+    engine = ENGINES["taboo"]
+    plan = engine.ai.plan.at(5)
+    assert plan is engine.ai.plan.at(6) and plan.my_turns == 1 and plan.z == 1.0
+    counts = []
+    for state, seat in _positions("taboo", 5, 8, 200)[::6]:
+        cands = len(engine.ai.rank(engine, state, seat, random.Random(0)))
+        if len(engine.legal_actions(state, seat)) < 2 or cands < 2:
             continue
-        per = [seen["values"][i::len(cands)] for i in range(len(cands))]
-        for cand, vals in zip(cands[1:], per[1:], strict=True):
-            diffs = [v - b for v, b in zip(vals, per[0], strict=True)]
-            gain = sum(diffs) / len(diffs)
-            spread = (sum((d - gain) ** 2 for d in diffs) / max(1, len(diffs) - 1)) ** 0.5
-            se = spread / len(diffs) ** 0.5
-            if cand == move:
-                departures += 1
-                assert gain > max(ai_levels.MIN_GAIN, z * se)
-            elif max(ai_levels.MIN_GAIN, se) < gain <= z * se:
-                turned_down += 1
-        assert move in cands
-    assert turned_down >= 1
+        calls = _count_playouts(monkeypatch)
+        engine.ai_action(_hard(state), seat, random.Random(2))
+        if calls:
+            counts.append(len(calls) / min(plan.candidates, cands))
+    assert counts and all(4 <= c <= plan.max_worlds for c in counts)
+    assert sum(c >= 20 for c in counts) > len(counts) / 2
 
 
 def _six_suit_after_eliminations(victims: list[int], scores: list[int]):
