@@ -353,6 +353,17 @@ def test_search_plan_can_differ_at_larger_tables():
     assert SearchPlan().at(6) == SearchPlan()
 
 
+def test_search_plan_larger_plan_can_have_a_larger_one_again():
+    """A `larger` plan with its own `larger_from` hands a still larger table on (Taboo: one
+    plan at 5 players, another at 6)."""
+    from engines.ai_levels import SearchPlan
+
+    six = SearchPlan(z=2.0)
+    five = SearchPlan(my_turns=1, larger_from=6, larger=six)
+    plan = SearchPlan(larger_from=5, larger=five)
+    assert plan.at(4) is plan and plan.at(5) is five and plan.at(6) is six
+
+
 def test_taboo_hard_searches_as_before_below_five_players():
     """Taboo's hard search at 2-4 players is unchanged by the large-table plan."""
     plan = ENGINES["taboo"].ai.plan
@@ -361,8 +372,9 @@ def test_taboo_hard_searches_as_before_below_five_players():
 
 
 # sha256 (first 16 hex digits) of Taboo's hard moves at `_taboo_hard_moves` positions, as
-# main played them before the 5- and 6-player plan judged by `WIN_MODEL` (7732965)
-TABOO_HARD_DIGESTS = {2: "ad90cd9f77b8cf19", 3: "d508dd40f5e57436", 4: "2802da0312e68cfd"}
+# main played them before the 5-player plan judged by `WIN_MODEL` (7732965)
+TABOO_HARD_DIGESTS = {2: "ad90cd9f77b8cf19", 3: "d508dd40f5e57436", 4: "2802da0312e68cfd",
+                      6: "33051d352b16d44f"}
 
 
 def _taboo_hard_moves(n: int) -> str:
@@ -374,43 +386,43 @@ def _taboo_hard_moves(n: int) -> str:
     return hashlib.sha256("\n".join(moves).encode()).hexdigest()[:16]
 
 
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_taboo_hard_moves_below_five_players_hash_as_before_the_win_model(n):
-    """The 5- and 6-player plan and `WIN_MODEL` change nothing at 2-4 players: the hard
+@pytest.mark.parametrize("n", [2, 3, 4, 6])
+def test_taboo_hard_moves_except_at_five_players_hash_as_before_the_win_model(n):
+    """The 5-player plan and `WIN_MODEL` change nothing at 2-4 and 6 players: the hard
     moves at fixed positions of a normal game hash as they did before."""
     assert _taboo_hard_moves(n) == TABOO_HARD_DIGESTS[n]
 
 
-def test_taboo_hard_value_is_a_chance_to_win_at_five_and_six_players():
-    """At 5 and 6 players the search judges the seat's next turn by its chance to win
+def test_taboo_hard_value_is_a_chance_to_win_at_five_players():
+    """At 5 players the search judges the seat's next turn by its chance to win
     (`WIN_MODEL`, fitted to normal self-play there): in (0, 1), and higher for the same
-    table with fewer cards in the seat's hand. Below 5 players there is no model."""
+    table with fewer cards in the seat's hand. At other sizes there is no model."""
     from engines.taboo.ai import WIN_MODEL, win_features
     from tests.engines.test_taboo import deal
 
     engine = ENGINES["taboo"]
-    assert set(WIN_MODEL) == {5, 6}
-    for n in (5, 6):
-        start = engine.new_game(n, 1)
-        assert len(WIN_MODEL[n]) == len(win_features(engine, start, start.current))
-        others = ["2c 3c 4c 5c"] * (n - 1)
-        near = deal(["9h 4h", *others], row="Kc 6d 2s", stock="7h 8h 9d 10d Ad 2d 3d")
-        far = deal(["9h 4h 10s 8s 3s", *others], row="Kc 6d 2s",
-                   stock="7h 8h 9d 10d Ad 2d 3d")
-        chances = [engine.ai.value(engine, s, 0) for s in (near, far)]
-        assert all(0.0 < c < 1.0 for c in chances)
-        assert chances[0] > chances[1]
+    assert set(WIN_MODEL) == {5}
+    start = engine.new_game(5, 1)
+    assert len(WIN_MODEL[5]) == len(win_features(engine, start, start.current))
+    others = ["2c 3c 4c 5c"] * 4
+    near = deal(["9h 4h", *others], row="Kc 6d 2s", stock="7h 8h 9d 10d Ad 2d 3d")
+    far = deal(["9h 4h 10s 8s 3s", *others], row="Kc 6d 2s", stock="7h 8h 9d 10d Ad 2d 3d")
+    chances = [engine.ai.value(engine, s, 0) for s in (near, far)]
+    assert all(0.0 < c < 1.0 for c in chances)
+    assert chances[0] > chances[1]
 
 
-def test_taboo_hard_at_five_and_six_players_searches_many_worlds_to_the_next_turn(
-        monkeypatch):
-    """At 5 and 6 players each candidate is played only to the seat's next turn, so the
-    budget of simulated actions buys many more worlds than the 4-8 of playouts to the end of
-    the race: over a 5-player game's searched decisions, at least 4 worlds (worlds_for),
-    at most `max_worlds`, and 20 or more in most decisions."""
+def test_taboo_hard_at_five_players_searches_many_worlds_to_the_next_turn(monkeypatch):
+    """At 5 players each candidate is played only to the seat's next turn, so the budget of
+    simulated actions buys many more worlds than the 4-8 of playouts to the end of the race:
+    over a 5-player game's searched decisions, at least 4 worlds (worlds_for), at most
+    `max_worlds`, and 20 or more in most decisions. 6 players keep the search to the end of
+    the race with the gate of two standard errors."""
     engine = ENGINES["taboo"]
     plan = engine.ai.plan.at(5)
-    assert plan is engine.ai.plan.at(6) and plan.my_turns == 1 and plan.z == 1.0
+    assert plan.my_turns == 1 and plan.z == 1.0
+    six = engine.ai.plan.at(6)
+    assert six.my_turns == 0 and six.z == 2.0 and six.depth == 100
     counts = []
     for state, seat in _positions("taboo", 5, 8, 200)[::6]:
         cands = len(engine.ai.rank(engine, state, seat, random.Random(0)))
