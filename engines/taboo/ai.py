@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engines.ai_levels import SearchPlan
 from engines.core import AiPlayer
@@ -327,8 +327,7 @@ def _effect_key(action: Action) -> tuple:
 # standard error: judged from the true position (full information for the judge only), those
 # departures were better about as often as worse. There the normal move is kept unless
 # another gains on it by two standard errors (about 1 decision in 25 departs).
-LARGE_PLAN = SearchPlan(worlds=12, candidates=4, depth=100, my_turns=0, budget=1200,
-                        max_worlds=48, z=2.0)
-PLAN = SearchPlan(worlds=12, candidates=4, depth=100, my_turns=0, budget=1200, max_worlds=48,
-                  larger_from=5, larger=LARGE_PLAN)
+_SEARCH = SearchPlan(worlds=12, candidates=4, depth=100, my_turns=0, budget=1200,
+                     max_worlds=48)
+PLAN = replace(_SEARCH, larger_from=5, larger=replace(_SEARCH, z=2.0))
 AI = AiPlayer(choose=choose, rank=rank, value=value, baseline=baseline, plan=PLAN)
