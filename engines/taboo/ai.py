@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engines.ai_levels import SearchPlan
 from engines.core import AiPlayer
@@ -379,10 +379,10 @@ def _effect_key(action: Action) -> tuple:
 # to win by `WIN_MODEL`, fitted to normal self-play at that very point; the same budget of
 # 1,200 simulated actions buys up to 40 worlds, and the usual gate of one standard error
 # (screen, seeds 7000-7299: +8.7 [+2.7, +14.7] against +3.0 [-1.8, +7.8] for the gate of two).
-SIX_PLAN = SearchPlan(worlds=12, candidates=4, depth=100, my_turns=0, budget=1200,
-                      max_worlds=48, z=2.0)
-FIVE_PLAN = SearchPlan(worlds=12, candidates=4, depth=40, my_turns=1, budget=1200,
-                       max_worlds=40, z=1.0, larger_from=6, larger=SIX_PLAN)
-PLAN = SearchPlan(worlds=12, candidates=4, depth=100, my_turns=0, budget=1200, max_worlds=48,
-                  larger_from=5, larger=FIVE_PLAN)
+_SEARCH = SearchPlan(worlds=12, candidates=4, depth=100, my_turns=0, budget=1200,
+                     max_worlds=48)
+SIX_PLAN = replace(_SEARCH, z=2.0)
+FIVE_PLAN = replace(_SEARCH, depth=40, my_turns=1, max_worlds=40, larger_from=6,
+                    larger=SIX_PLAN)
+PLAN = replace(_SEARCH, larger_from=5, larger=FIVE_PLAN)
 AI = AiPlayer(choose=choose, rank=rank, value=value, baseline=baseline, plan=PLAN)
