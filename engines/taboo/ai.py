@@ -288,16 +288,20 @@ def baseline(engine: TabooEngine, state: TabooState, seat: int, rng: random.Rand
     return legal[0]
 
 
-# The seat's chance to win a 5-player game at the start of its turn, by a logistic model of
-# `win_features` fitted to normal self-play (bench.taboo_win_model, 800 games from seed
-# 30000: held-out log loss 0.331, the average alone 0.505): the hard search's judgement
-# there, where its playouts stop (the seat's next turn). (At 6 players the same fit gave
-# 0.302 against 0.454, but the search it serves cost a CPU p95 of 304 ms there: not used.)
+# The seat's chance to win a 5- or 6-player game at the start of its turn, by a logistic
+# model of `win_features` fitted to normal self-play (bench.taboo_win_model; held-out log
+# loss at 5 players, 800 games from seed 30000: 0.331, the average alone 0.505; at 6, 700
+# games from seed 40000: 0.302 against 0.454): the hard search's judgement there, where its
+# playouts stop (the seat's next turn).
 WIN_MODEL: dict[int, tuple[float, ...]] = {
     5: (-0.7232, 1.7752, -0.1779, 0.7607, 0.6879, 0.1345, 0.2774, -1.2779, -0.1313, -0.3413,
         -0.1536, -0.7930, -0.0157, -0.1545, -0.0613, -0.7127, 0.0053, -0.1067, -0.1220,
         -0.4701, -0.1273, -0.0738, -0.1435, -0.6375, 0.1522, 0.2574, -0.2523, -0.0133,
         -0.3278),
+    6: (-1.1788, 1.5548, -0.1803, 0.6210, 0.5837, 0.1740, 0.2336, -0.7228, 0.0271, -0.0008,
+        0.0341, -0.2207, -0.0486, -0.0066, -0.1049, -0.4210, -0.0271, -0.2034, -0.0964,
+        -0.3633, -0.0543, -0.0293, 0.0368, -0.3821, -0.0874, -0.3126, -0.1345, -0.3532,
+        0.1073, 0.1218, -0.1312, -0.0291, -0.2380),
 }
 
 
@@ -329,8 +333,8 @@ def win_features(engine: TabooEngine, state: TabooState, seat: int) -> list[floa
 
 
 def value(engine: TabooEngine, state: TabooState, seat: int) -> float:
-    """An unfinished game for the hard search. At 5 players on the seat's own turn: its
-    chance to win by `WIN_MODEL`. Otherwise, on the seat's own turn: the normal AI's
+    """An unfinished game for the hard search. At 5 and 6 players on the seat's own turn:
+    its chance to win by `WIN_MODEL`. Otherwise, on the seat's own turn: the normal AI's
     evaluation of its best move (the position as the seat will play it). Otherwise the
     score as it would stand now (points minus hand), less a race term per card held,
     against the best other seat."""
@@ -369,19 +373,18 @@ def _effect_key(action: Action) -> tuple:
 # where it is decided) searches more worlds, up to 48, while 1,200 simulated actions last;
 # the longest decisions keep their 12 (the p95 cost is unchanged).
 # At 5 and 6 players a playout to the end of the race is long (four or five others move
-# between two of the seat's turns): a decision gets only 4-8 worlds, and it left the normal
-# move in about a third of its decisions on a gain of one standard error: judged from the
-# true position (full information for the judge only), those departures were better about
-# as often as worse. At 6 players the normal move is kept unless another gains on it by two
-# standard errors (about 1 decision in 25 departs; -1.3 points [-5.6, +2.9] in a 300-game
-# row). At 5 players (where that gate gave -2.3 in 300 games, +3.3 in 600) each candidate is
-# played only to the seat's next turn (about 8 actions), where `value` is the seat's chance
-# to win by `WIN_MODEL`, fitted to normal self-play at that very point; the same budget of
-# 1,200 simulated actions buys up to 40 worlds, and the usual gate of one standard error
-# (screen, seeds 7000-7299: +8.7 [+2.7, +14.7] against +3.0 [-1.8, +7.8] for the gate of two).
+# between two of the seat's turns): a decision got only 4-8 worlds, and its departures from
+# the normal move, judged from the true position (full information for the judge only), were
+# better about as often as worse, even with a gate of two standard errors (300-game rows:
+# -2.3 at 5 players, -1.3 at 6). There each candidate is played only to the seat's next turn
+# (about 8 actions at 5 players), where `value` is the seat's chance to win by `WIN_MODEL`,
+# fitted to normal self-play at that very point, with the usual gate of one standard error.
+# At 5 players the budget of 1,200 simulated actions buys up to 40 worlds (screen, seeds
+# 7000-7299: +8.7 [+2.7, +14.7]; the gate of two +3.0 [-1.8, +7.8]); at 6, where a playout
+# and each simulated action cost more (CPU p95 304 ms with that budget), 960 buy up to 32.
 _SEARCH = SearchPlan(worlds=12, candidates=4, depth=100, my_turns=0, budget=1200,
                      max_worlds=48)
-SIX_PLAN = replace(_SEARCH, z=2.0)
+SIX_PLAN = replace(_SEARCH, depth=40, my_turns=1, budget=960, max_worlds=32)
 FIVE_PLAN = replace(_SEARCH, depth=40, my_turns=1, max_worlds=40, larger_from=6,
                     larger=SIX_PLAN)
 PLAN = replace(_SEARCH, larger_from=5, larger=FIVE_PLAN)
