@@ -20,8 +20,8 @@
   From `SearchPlan.own_first_at` players on, the game's own ranking gives the candidates and
   its first move is the one kept (Hidden Rules: its risk-counting card play, unsearched).
   From `SearchPlan.larger_from` players on, the game's `larger` plan is searched instead
-  (Taboo: at 5 players a shorter horizon judged by a fitted chance to win; at 6 a stricter
-  gate, where a decision gets few worlds).
+  (Taboo: at 5 and 6 players a shorter horizon judged by a fitted chance to win, with
+  budgets of their own).
 """
 
 from __future__ import annotations
