@@ -381,7 +381,8 @@ def _effect_key(action: Action) -> tuple:
 # fitted to normal self-play at that very point, with the usual gate of one standard error.
 # At 5 players the budget of 1,200 simulated actions buys up to 40 worlds (screen, seeds
 # 7000-7299: +8.7 [+2.7, +14.7]; the gate of two +3.0 [-1.8, +7.8]); at 6, where a playout
-# and each simulated action cost more (CPU p95 304 ms with that budget), 960 buy up to 32.
+# and each simulated action cost more (CPU p95 304 ms with that budget), 960 buy up to 32
+# (screen, seeds 7000-7299: +17.7 [+10.9, +24.4]; the gate of two -0.3 [-4.7, +4.1]).
 _SEARCH = SearchPlan(worlds=12, candidates=4, depth=100, my_turns=0, budget=1200,
                      max_worlds=48)
 SIX_PLAN = replace(_SEARCH, depth=40, my_turns=1, budget=960, max_worlds=32)
