@@ -22,6 +22,11 @@ Each win rate has a Wilson 95 % interval. An AI seat "wins" when it is in Outcom
     python -m bench.ai --games 1000 --engines taboo --players 2
     python -m bench.ai --opponents hard --games 150 --engines taboo --players 2
     python -m bench.ai --opponents hard --engines six_suit --players 2 --jobs 3  # same games
+    python -m bench.ai --opponents hard --engines six_suit --players 6 --option teams=2
+
+``--option name=value`` (repeatable) sets a table option for every game of the run, e.g.
+Six Suit's teams: the measured seat then wins when its team does, and its fair share is one
+team's.
 """
 
 from __future__ import annotations
@@ -81,10 +86,12 @@ def _with_level(engine: Any, state: Any, level: str) -> Any:
     return clone
 
 
-def play(engine: Any, n: int, seed: int, seats: dict[int, str], tally: Tally) -> frozenset:
-    """One game; `seats` maps seat -> "normal" / "hard" (an AI) or "random" / "baseline"."""
+def play(engine: Any, n: int, seed: int, seats: dict[int, str], tally: Tally,
+         options: dict[str, Any] | None = None) -> frozenset:
+    """One game; `seats` maps seat -> "normal" / "hard" (an AI) or "random" / "baseline";
+    `options` are the table's options (the game's defaults when None)."""
     rng = random.Random(seed)
-    state = engine.new_game(n, seed)
+    state = engine.new_game(n, seed, engine.parse_options(options))
     declined: set[int] = set()
     for _count in range(MAX_ACTIONS):
         actors = sorted(engine.to_act(state))
@@ -180,8 +187,8 @@ def _enforcement_record(state: Any, counter: Counter) -> None:
             counter[f"{own} wrong"] += 1
 
 
-def _games(engine: Any, n: int, opponents: str, numbers: range, first_seed: int
-           ) -> tuple[Tally, list[float]]:
+def _games(engine: Any, n: int, opponents: str, numbers: range, first_seed: int,
+           options: dict[str, Any] | None = None) -> tuple[Tally, list[float]]:
     """Games `numbers` of a row (game g: seed first_seed + g, measured seat g % n)."""
     tally = Tally()
     diffs: list[float] = []
@@ -193,22 +200,23 @@ def _games(engine: Any, n: int, opponents: str, numbers: range, first_seed: int
             seats = {p: ("hard" if p == me else "normal") for p in range(n)}
         else:
             seats = {p: ("normal" if p == me else opponents) for p in range(n)}
-        winners = play(engine, n, first_seed + g, seats, tally)
+        winners = play(engine, n, first_seed + g, seats, tally, options)
         if opponents == "hard":
-            same = play(engine, n, first_seed + g, dict.fromkeys(range(n), "normal"), Tally())
+            same = play(engine, n, first_seed + g, dict.fromkeys(range(n), "normal"), Tally(),
+                        options)
             diffs.append(float(me in winners) - float(me in same))
     return tally, diffs
 
 
-def _games_by_name(name: str, n: int, opponents: str, numbers: range, first_seed: int
-                   ) -> tuple[Tally, list[float]]:
+def _games_by_name(name: str, n: int, opponents: str, numbers: range, first_seed: int,
+                   options: dict[str, Any] | None = None) -> tuple[Tally, list[float]]:
     from engines import ENGINES
 
-    return _games(ENGINES[name], n, opponents, numbers, first_seed)
+    return _games(ENGINES[name], n, opponents, numbers, first_seed, options)
 
 
-def _in_processes(name: str, n: int, opponents: str, games: int, first_seed: int, jobs: int
-                  ) -> tuple[Tally, list[float]]:
+def _in_processes(name: str, n: int, opponents: str, games: int, first_seed: int, jobs: int,
+                  options: dict[str, Any] | None = None) -> tuple[Tally, list[float]]:
     """The same games as one process plays (same seeds, same seats), split into `jobs`
     contiguous blocks played by separate processes and merged in game order: only the
     decision times differ (the processes share the CPU)."""
@@ -219,7 +227,7 @@ def _in_processes(name: str, n: int, opponents: str, games: int, first_seed: int
     with ProcessPoolExecutor(max_workers=len(blocks)) as pool:
         parts = list(pool.map(_games_by_name, [name] * len(blocks), [n] * len(blocks),
                               [opponents] * len(blocks), blocks,
-                              [first_seed] * len(blocks)))
+                              [first_seed] * len(blocks), [options] * len(blocks)))
     tally, diffs = Tally(), []
     for part, part_diffs in parts:
         tally.games += part.games
@@ -237,16 +245,17 @@ def _in_processes(name: str, n: int, opponents: str, games: int, first_seed: int
     return tally, diffs
 
 
-def run(engine: Any, n: int, opponents: str, games: int, first_seed: int, jobs: int = 1
-        ) -> dict:
+def run(engine: Any, n: int, opponents: str, games: int, first_seed: int, jobs: int = 1,
+        options: dict[str, Any] | None = None) -> dict:
     """One row. A hard row also plays every game with the normal AI in the hard seat (the
     same seed, so the same deals): the fair share to beat is that normal seat's win rate,
     and `paired` is the mean difference, game by game, with its 95 % interval. With
     `jobs` > 1 the same games are shared out to that many processes (`_in_processes`)."""
     if jobs > 1:
-        tally, diffs = _in_processes(engine.name, n, opponents, games, first_seed, jobs)
+        tally, diffs = _in_processes(engine.name, n, opponents, games, first_seed, jobs,
+                                     options)
     else:
-        tally, diffs = _games(engine, n, opponents, range(games), first_seed)
+        tally, diffs = _games(engine, n, opponents, range(games), first_seed, options)
     extra: dict[str, Any] = {}
     if diffs:
         hard_rate = sum(tally.seat_wins.values()) / tally.games
@@ -264,8 +273,10 @@ def run(engine: Any, n: int, opponents: str, games: int, first_seed: int, jobs: 
     else:
         wins = float(sum(tally.seat_wins.values()))
     low, high = wilson(wins, tally.games)
+    teams = getattr(engine.parse_options(options), "teams", 0)
+    share = 1 / teams if teams >= 2 else 1 / n
     return {"engine": engine.name, "players": n, "opponents": opponents, "games": tally.games,
-            "win_rate": wins / tally.games, "ci95": (low, high), "share": 1 / n,
+            "win_rate": wins / tally.games, "ci95": (low, high), "share": share,
             "seat_win_rates": {s: tally.seat_wins[s] / tally.seat_games[s]
                                for s in sorted(tally.seat_games)},
             "cpu_p95_ms": percentile(tally.decisions, 95) * 1e3 if tally.decisions else 0.0,
@@ -290,9 +301,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1,
                         help="processes sharing each row's games (1); the same games and "
                         "results, only the decision times are then measured under that load")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a table option for every game, e.g. teams=2 (repeatable)")
     args = parser.parse_args(argv)
+    options = dict(o.split("=", 1) for o in args.option) or None
     print(f"# bench.ai — {machine()}; {args.games} games per row, AI seat rotating"
-          + (f", {args.jobs} processes" if args.jobs > 1 else ""))
+          + (f", {args.jobs} processes" if args.jobs > 1 else "")
+          + "".join(f", {k}={v}" for k, v in (options or {}).items()))
     results = []
     for name, engine in pick_engines(args.engines).items():
         counts = sorted({min(max(int(p), engine.min_players), engine.max_players)
@@ -300,14 +315,14 @@ def main(argv: list[str] | None = None) -> int:
         for n in counts:
             for opp in args.opponents.split(","):
                 wall = time.perf_counter()
-                r = run(engine, n, opp, args.games, args.seed, args.jobs)
+                r = run(engine, n, opp, args.games, args.seed, args.jobs, options)
                 r["wall_s"] = time.perf_counter() - wall
                 results.append(r)
                 low, high = r["ci95"]
                 who = {"self": "every seat normal AI", "hard": "hard AI vs normal AIs"}.get(
                     opp, f"normal AI vs {opp}")
                 line = (f"{name:12} {n}p  {who:24} games {r['games']:4}  win "
-                        f"{r['win_rate']:6.1%} [{low:.1%}, {high:.1%}]  share {1 / n:.0%}")
+                        f"{r['win_rate']:6.1%} [{low:.1%}, {high:.1%}]  share {r['share']:.0%}")
                 if opp == "self":
                     line += "  per seat " + " ".join(f"{v:.0%}" for v in
                                                     r["seat_win_rates"].values())

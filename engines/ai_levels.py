@@ -20,7 +20,8 @@
   From `SearchPlan.own_first_at` players on, the game's own ranking gives the candidates and
   its first move is the one kept (Hidden Rules: its risk-counting card play, unsearched).
   From `SearchPlan.larger_from` players on, the game's `larger` plan is searched instead
-  (Taboo: a stricter gate at 5 and 6 players, where a decision gets few worlds).
+  (Taboo: at 5 and 6 players a shorter horizon judged by a fitted chance to win, with
+  budgets of their own).
 """
 
 from __future__ import annotations
@@ -74,9 +75,9 @@ class SearchPlan:
     larger: SearchPlan | None = None
 
     def at(self, players: int) -> SearchPlan:
-        """The plan for a table of `players`."""
+        """The plan for a table of `players` (a `larger` plan may have a larger one again)."""
         if self.larger is not None and 0 < self.larger_from <= players:
-            return self.larger
+            return self.larger.at(players)
         return self
 
 

@@ -14,13 +14,15 @@ A draw is scored as the average, over every card it could bring, of the best fol
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engines.ai_levels import SearchPlan
 from engines.core import AiPlayer
 from engines.taboo.rules import (
+    EMPTY,
     JACK_RANK,
     TURN,
     VALUE,
@@ -286,11 +288,60 @@ def baseline(engine: TabooEngine, state: TabooState, seat: int, rng: random.Rand
     return legal[0]
 
 
+# The seat's chance to win a 5- or 6-player game at the start of its turn, by a logistic
+# model of `win_features` fitted to normal self-play (bench.taboo_win_model; held-out log
+# loss at 5 players, 800 games from seed 30000: 0.331, the average alone 0.505; at 6, 700
+# games from seed 40000: 0.302 against 0.454): the hard search's judgement there, where its
+# playouts stop (the seat's next turn).
+WIN_MODEL: dict[int, tuple[float, ...]] = {
+    5: (-0.7232, 1.7752, -0.1779, 0.7607, 0.6879, 0.1345, 0.2774, -1.2779, -0.1313, -0.3413,
+        -0.1536, -0.7930, -0.0157, -0.1545, -0.0613, -0.7127, 0.0053, -0.1067, -0.1220,
+        -0.4701, -0.1273, -0.0738, -0.1435, -0.6375, 0.1522, 0.2574, -0.2523, -0.0133,
+        -0.3278),
+    6: (-1.1788, 1.5548, -0.1803, 0.6210, 0.5837, 0.1740, 0.2336, -0.7228, 0.0271, -0.0008,
+        0.0341, -0.2207, -0.0486, -0.0066, -0.1049, -0.4210, -0.0271, -0.2034, -0.0964,
+        -0.3633, -0.0543, -0.0293, 0.0368, -0.3821, -0.0874, -0.3126, -0.1345, -0.3532,
+        0.1073, 0.1218, -0.1312, -0.0291, -0.2380),
+}
+
+
+def win_features(engine: TabooEngine, state: TabooState, seat: int) -> list[float]:
+    """What `WIN_MODEL` weighs, from the table and the seat's own hand only: the normal AI's
+    evaluation of its best move (squashed), its hand (size, value, jokers and jacks), its
+    points, and for every other seat in turn order its hand size (and whether it holds one
+    or two cards: about to go out) and its points against the seat's; the row and stock."""
+    n = state.n
+    hand = state.hands[seat]
+    held = len(hand)
+    mine = sum(VALUE[c.rank] for c in state.points[seat])
+    x = max(v for v, _ in scored(engine, state, seat)) / 20.0 if held else 0.0
+    f = [1.0, x / (1.0 + abs(x)), float(held), 1.0 / max(1, held),
+         sum(VALUE[c.rank] for c in hand) / 10.0,
+         float(sum(1 for c in hand if c.rank == 0)),
+         float(sum(1 for c in hand if c.rank == JACK_RANK)), mine / 10.0]
+    least = 99
+    for j in range(1, n):
+        p = (seat + j) % n
+        c = len(state.hands[p])
+        least = min(least, c)
+        f += [float(c), 1.0 if c == 1 else 0.0, 1.0 if c == 2 else 0.0,
+              (sum(VALUE[k.rank] for k in state.points[p]) - mine) / 10.0]
+    f += [1.0 if least == 1 else 0.0, 1.0 if least == 2 else 0.0,
+          len(state.row) / 4.0, sum(VALUE[c.rank] for c in state.row) / 10.0,
+          len(state.stock) / 50.0]
+    return f
+
+
 def value(engine: TabooEngine, state: TabooState, seat: int) -> float:
-    """An unfinished game for the hard search. On the seat's own turn: the normal AI's
+    """An unfinished game for the hard search. At 5 and 6 players on the seat's own turn:
+    its chance to win by `WIN_MODEL`. Otherwise, on the seat's own turn: the normal AI's
     evaluation of its best move (the position as the seat will play it). Otherwise the
     score as it would stand now (points minus hand), less a race term per card held,
     against the best other seat."""
+    model = WIN_MODEL.get(state.n)
+    if model is not None and state.current == seat and state.phase in (TURN, EMPTY):
+        z = sum(w * x for w, x in zip(model, win_features(engine, state, seat), strict=True))
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
     if state.current == seat and state.phase == TURN:
         x = max(v for v, _ in scored(engine, state, seat)) / 20.0
         return 0.5 + 0.5 * x / (1.0 + abs(x))
@@ -322,13 +373,20 @@ def _effect_key(action: Action) -> tuple:
 # where it is decided) searches more worlds, up to 48, while 1,200 simulated actions last;
 # the longest decisions keep their 12 (the p95 cost is unchanged).
 # At 5 and 6 players a playout to the end of the race is long (four or five others move
-# between two of the seat's turns), so a decision gets only 4-8 worlds (7 at the median at 5
-# players), and it left the normal move in about a third of its decisions on a gain of one
-# standard error: judged from the true position (full information for the judge only), those
-# departures were better about as often as worse. There the normal move is kept unless
-# another gains on it by two standard errors (about 1 decision in 25 departs).
-LARGE_PLAN = SearchPlan(worlds=12, candidates=4, depth=100, my_turns=0, budget=1200,
-                        max_worlds=48, z=2.0)
-PLAN = SearchPlan(worlds=12, candidates=4, depth=100, my_turns=0, budget=1200, max_worlds=48,
-                  larger_from=5, larger=LARGE_PLAN)
+# between two of the seat's turns): a decision got only 4-8 worlds, and its departures from
+# the normal move, judged from the true position (full information for the judge only), were
+# better about as often as worse, even with a gate of two standard errors (300-game rows:
+# -2.3 at 5 players, -1.3 at 6). There each candidate is played only to the seat's next turn
+# (about 8 actions at 5 players), where `value` is the seat's chance to win by `WIN_MODEL`,
+# fitted to normal self-play at that very point, with the usual gate of one standard error.
+# At 5 players the budget of 1,200 simulated actions buys up to 40 worlds (screen, seeds
+# 7000-7299: +8.7 [+2.7, +14.7]; the gate of two +3.0 [-1.8, +7.8]); at 6, where a playout
+# and each simulated action cost more (CPU p95 304 ms with that budget), 960 buy up to 32
+# (screen, seeds 7000-7299: +17.7 [+10.9, +24.4]; the gate of two -0.3 [-4.7, +4.1]).
+_SEARCH = SearchPlan(worlds=12, candidates=4, depth=100, my_turns=0, budget=1200,
+                     max_worlds=48)
+SIX_PLAN = replace(_SEARCH, depth=40, my_turns=1, budget=960, max_worlds=32)
+FIVE_PLAN = replace(_SEARCH, depth=40, my_turns=1, max_worlds=40, larger_from=6,
+                    larger=SIX_PLAN)
+PLAN = replace(_SEARCH, larger_from=5, larger=FIVE_PLAN)
 AI = AiPlayer(choose=choose, rank=rank, value=value, baseline=baseline, plan=PLAN)

@@ -353,6 +353,17 @@ def test_search_plan_can_differ_at_larger_tables():
     assert SearchPlan().at(6) == SearchPlan()
 
 
+def test_search_plan_larger_plan_can_have_a_larger_one_again():
+    """A `larger` plan with its own `larger_from` hands a still larger table on (Taboo: one
+    plan at 5 players, another at 6)."""
+    from engines.ai_levels import SearchPlan
+
+    six = SearchPlan(z=2.0)
+    five = SearchPlan(my_turns=1, larger_from=6, larger=six)
+    plan = SearchPlan(larger_from=5, larger=five)
+    assert plan.at(4) is plan and plan.at(5) is five and plan.at(6) is six
+
+
 def test_taboo_hard_searches_as_before_below_five_players():
     """Taboo's hard search at 2-4 players is unchanged by the large-table plan."""
     plan = ENGINES["taboo"].ai.plan
@@ -360,53 +371,71 @@ def test_taboo_hard_searches_as_before_below_five_players():
     assert plan.z == 1.0
 
 
-def test_taboo_hard_at_five_players_leaves_the_normal_move_only_for_a_clear_gain(monkeypatch):
-    """At 5 and 6 players a decision gets few worlds of long win-or-lose playouts (4-8 at 5
-    players), and departures from the normal move on a gain of one standard error were
-    chosen mostly by noise: there hard keeps the normal move unless another gains on it by
-    two paired standard errors. Over a 5-player game's decisions: every departure clears
-    that gate, and some candidate that cleared the old gate (one standard error) is turned
-    down."""
-    from engines import ai_levels
+# sha256 (first 16 hex digits) of Taboo's hard moves at `_taboo_hard_moves` positions, as
+# main played them before the 5-player plan judged by `WIN_MODEL` (7732965)
+TABOO_HARD_DIGESTS = {2: "ad90cd9f77b8cf19", 3: "d508dd40f5e57436", 4: "2802da0312e68cfd"}
+
+
+def _taboo_hard_moves(n: int) -> str:
+    import hashlib
 
     engine = ENGINES["taboo"]
-    z = engine.ai.plan.at(5).z
-    assert z == 2.0 and engine.ai.plan.at(6).z == 2.0
-    seen: dict = {}
-    real_playout, real_candidates = ai_levels._playout, ai_levels._candidates
+    moves = [repr(engine.ai_action(_hard(state), seat, random.Random(5)))
+             for state, seat in _positions("taboo", n, 17, 40)[::8]]
+    return hashlib.sha256("\n".join(moves).encode()).hexdigest()[:16]
 
-    def playout(*args, **kwargs):
-        value = real_playout(*args, **kwargs)
-        seen["values"].append(value)
-        return value
 
-    def candidates(*args, **kwargs):
-        found = real_candidates(*args, **kwargs)
-        seen["candidates"] = found
-        return found
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_taboo_hard_moves_below_five_players_hash_as_before_the_win_model(n):
+    """The 5- and 6-player plans and `WIN_MODEL` change nothing at 2-4 players: the hard
+    moves at fixed positions of a normal game hash as they did before."""
+    assert _taboo_hard_moves(n) == TABOO_HARD_DIGESTS[n]
 
-    monkeypatch.setattr(ai_levels, "_playout", playout)
-    monkeypatch.setattr(ai_levels, "_candidates", candidates)
-    departures = turned_down = 0
-    for state, seat in _positions("taboo", 5, 8, 200)[::3]:
-        seen.update(values=[], candidates=[])
-        move = engine.ai_action(_hard(state), seat, random.Random(2))
-        cands = seen["candidates"]
-        if len(cands) < 2:
+
+def test_taboo_hard_value_is_a_chance_to_win_at_five_and_six_players():
+    """At 5 and 6 players the search judges the seat's next turn by its chance to win
+    (`WIN_MODEL`, fitted to normal self-play there): in (0, 1), and higher for the same
+    table with fewer cards in the seat's hand. Below 5 players there is no model."""
+    from engines.taboo.ai import WIN_MODEL, win_features
+    from tests.engines.test_taboo import deal
+
+    engine = ENGINES["taboo"]
+    assert set(WIN_MODEL) == {5, 6}
+    for n in (5, 6):
+        start = engine.new_game(n, 1)
+        assert len(WIN_MODEL[n]) == len(win_features(engine, start, start.current))
+        others = ["2c 3c 4c 5c"] * (n - 1)
+        near = deal(["9h 4h", *others], row="Kc 6d 2s", stock="7h 8h 9d 10d Ad 2d 3d")
+        far = deal(["9h 4h 10s 8s 3s", *others], row="Kc 6d 2s",
+                   stock="7h 8h 9d 10d Ad 2d 3d")
+        chances = [engine.ai.value(engine, s, 0) for s in (near, far)]
+        assert all(0.0 < c < 1.0 for c in chances)
+        assert chances[0] > chances[1]
+
+
+@pytest.mark.parametrize("n", [5, 6])
+def test_taboo_hard_at_five_and_six_players_searches_many_worlds_to_the_next_turn(
+        n, monkeypatch):
+    """At 5 and 6 players each candidate is played only to the seat's next turn, so the
+    budget of simulated actions buys many more worlds than the 4-8 of playouts to the end
+    of the race: over a game's searched decisions, at least 4 worlds (worlds_for), at most
+    `max_worlds` (40 at 5 players, 32 at 6, whose budget is smaller), and 16 or more in most
+    decisions."""
+    engine = ENGINES["taboo"]
+    plan = engine.ai.plan.at(n)
+    assert plan.my_turns == 1 and plan.z == 1.0
+    assert (plan.budget, plan.max_worlds) == ((1200, 40) if n == 5 else (960, 32))
+    counts = []
+    for state, seat in _positions("taboo", n, 8, 200)[::6]:
+        cands = len(engine.ai.rank(engine, state, seat, random.Random(0)))
+        if len(engine.legal_actions(state, seat)) < 2 or cands < 2:
             continue
-        per = [seen["values"][i::len(cands)] for i in range(len(cands))]
-        for cand, vals in zip(cands[1:], per[1:], strict=True):
-            diffs = [v - b for v, b in zip(vals, per[0], strict=True)]
-            gain = sum(diffs) / len(diffs)
-            spread = (sum((d - gain) ** 2 for d in diffs) / max(1, len(diffs) - 1)) ** 0.5
-            se = spread / len(diffs) ** 0.5
-            if cand == move:
-                departures += 1
-                assert gain > max(ai_levels.MIN_GAIN, z * se)
-            elif max(ai_levels.MIN_GAIN, se) < gain <= z * se:
-                turned_down += 1
-        assert move in cands
-    assert turned_down >= 1
+        calls = _count_playouts(monkeypatch)
+        engine.ai_action(_hard(state), seat, random.Random(2))
+        if calls:
+            counts.append(len(calls) / min(plan.candidates, cands))
+    assert counts and all(4 <= c <= plan.max_worlds for c in counts)
+    assert sum(c >= 16 for c in counts) > len(counts) / 2
 
 
 def _six_suit_after_eliminations(victims: list[int], scores: list[int]):
