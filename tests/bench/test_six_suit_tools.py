@@ -33,3 +33,20 @@ def test_true_state_judge_finds_no_difference_between_a_move_and_itself():
     seed, _i, state, seat = fixed_positions(engine, 4, 9000, 1, 5)[0]
     move = engine.ai.choose(engine, state, seat, random.Random(0))
     assert judge(engine, state, seat, move, move, 4, seed) == (0.0, 0.0)
+
+
+def test_win_model_for_a_range_of_sizes_fits_one_model_and_reports_each_size(capsys):
+    """`--players 5-6` fits the one model those sizes share (`large_features`, the same
+    length at each) and prints a held-out line per size and the weights; `--every 2` keeps
+    every second turn start."""
+    from bench.six_suit_win_model import main
+    from engines.six_suit.ai import LARGE_MODEL, large_features
+
+    every = examples(5, 20, 2, large_features)
+    half = examples(5, 20, 2, large_features, every=2)
+    assert len(half) in (len(every) // 2, len(every) // 2 + 1)
+    assert {len(f) for f, _y, _s in every} == {len(LARGE_MODEL)}
+    assert main(["--players", "5-6", "--games", "6", "--seed", "50", "--every", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines[:2]] == [" 5 players", " 6 players"]
+    assert len(lines[2].strip("()").split(",")) == len(LARGE_MODEL)

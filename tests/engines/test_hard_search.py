@@ -501,3 +501,89 @@ def test_six_suit_hard_searches_more_worlds_at_three_and_four_players(monkeypatc
             counts.append(len(calls) / plan.candidates)
     assert counts and all(5 <= c <= 10 for c in counts)
     assert sum(c > 5 for c in counts) > len(counts) / 2
+
+
+def _six_suit_large(n: int, victims: list[int], scores: list[int]):
+    """An n-player deal after free time where `victims` are out (their piles gone), with
+    the scores given; seat 0 (if alive) shows four 4s."""
+    from tests.engines.test_six_suit import cards
+
+    state = ENGINES["six_suit"].new_game(n, 7)
+    state.round = 2  # just after free time (only the facts the model reads matter here)
+    state.tops[0:6] = cards("4rc 4yh 4gt 1bs 2rt 3yh")
+    state.alive = [seat not in victims for seat in range(n)]
+    for v in victims:
+        state.tops[v * 6:v * 6 + 6] = [-1] * 6
+    state.elims = [[v, 1, n + 1 - k, k] for k, v in enumerate(victims, start=1)]
+    state.scores = scores
+    return state
+
+
+def _large_chance(state, seat: int) -> float:
+    from engines.six_suit.ai import LARGE_MODEL, chance, large_features
+
+    return chance(LARGE_MODEL, large_features(state, seat))
+
+
+@pytest.mark.parametrize("n", [5, 6, 8, 12])
+def test_six_suit_large_model_prefers_the_seat_alive_to_eliminated_with_the_same_points(n):
+    """Everyone for themselves at 5 to 12 players, `LARGE_MODEL`'s chance to win of a seat
+    still alive is higher than that of the same seat eliminated in the same deal with the
+    same scores (a ghost earns no survival points and rarely wins)."""
+    scores = [2, 4, 1] + [0] * (n - 3)
+    alive = _six_suit_large(n, [n - 1], scores)
+    out = _six_suit_large(n, [n - 1, 0], scores)
+    assert _large_chance(alive, 0) > _large_chance(out, 0)
+
+
+def test_six_suit_large_model_is_one_calibrated_chance_for_every_size():
+    """One model serves every size from 5 to 12 (`large_features` has the same length at
+    each): its chance is in (0, 1), higher with a larger lead, and calibrated where a search
+    would read it (the seat's own turn start): over the turn starts after free time of
+    normal self-play deals, the mean chance of the seat to move is within 0.05 of the share
+    of those turns whose mover won the deal."""
+    from engines.six_suit.ai import LARGE_MODEL, large_features
+    from engines.six_suit.rules import PREDICT
+
+    engine = ENGINES["six_suit"]
+    for n in range(5, 13):
+        assert len(large_features(engine.new_game(n, 1), 0)) == len(LARGE_MODEL)
+    ahead = _six_suit_large(6, [5], [7, 1, 1, 1, 1, 0])
+    behind = _six_suit_large(6, [5], [1, 7, 1, 1, 1, 0])
+    assert _large_chance(ahead, 0) > _large_chance(behind, 0)
+    for n in (5, 8, 12):
+        chances, won = [], []
+        for seed in range(3, 13):
+            state, rng, movers = engine.new_game(n, seed), random.Random(seed), []
+            while engine.outcome(state) is None:
+                if state.phase == PREDICT and state.chain == 0 and not state.in_free_time():
+                    chance = _large_chance(state, state.current)
+                    assert 0.0 < chance < 1.0
+                    chances.append(chance)
+                    movers.append(state.current)
+                seat = min(engine.to_act(state))
+                state = engine.apply(state, seat, engine.ai.choose(engine, state, seat,
+                                                                   rng)).state
+            winners = engine.outcome(state).winners
+            won += [1.0 / len(winners) if m in winners else 0.0 for m in movers]
+        assert abs(sum(chances) / len(chances) - sum(won) / len(won)) < 0.05
+
+
+def test_six_suit_hard_value_is_unchanged_by_the_large_model():
+    """`LARGE_MODEL` is not the search's value yet: the values over normal self-play deals
+    at 2 to 5 and 8 players, everyone for themselves and in teams (every state, every seat),
+    hash as they did before it (so every hard move is the same)."""
+    import hashlib
+
+    engine = ENGINES["six_suit"]
+    digest = hashlib.sha256()
+    for n, teams in ((2, 0), (3, 0), (4, 0), (4, 2), (6, 3), (8, 2), (5, 0), (8, 0)):
+        state = engine.new_game(n, 7, {"teams": teams})
+        rng = random.Random(7)
+        while engine.outcome(state) is None:
+            seat = min(engine.to_act(state))
+            digest.update(" ".join(f"{engine.ai.value(engine, state, p):.12f}"
+                                   for p in range(n)).encode())
+            state = engine.apply(state, seat, engine.ai.choose(engine, state, seat, rng)).state
+    assert digest.hexdigest() == (
+        "ec4b1008a84abe4e608422000e8001dbd93d6de6e2fb4f54fa2f3ffd81156cba")
