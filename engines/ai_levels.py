@@ -21,7 +21,8 @@
   its first move is the one kept (Hidden Rules: its risk-counting card play, unsearched).
   From `SearchPlan.larger_from` players on, the game's `larger` plan is searched instead
   (Taboo: at 5 and 6 players a shorter horizon judged by a fitted chance to win, with
-  budgets of their own).
+  budgets of their own), at tables `SearchPlan.larger_when` accepts (Six Suit: everyone
+  for themselves, not teams).
 """
 
 from __future__ import annotations
@@ -73,11 +74,21 @@ class SearchPlan:
     # instead of this one (a large table's search can need another size, gate or horizon)
     larger_from: int = 0
     larger: SearchPlan | None = None
+    # larger_when(state): whether a table of `larger_from` players or more takes the
+    # `larger` plan (None: always), e.g. only everyone-for-themselves games, not teams
+    larger_when: Callable[[Any], bool] | None = None
 
     def at(self, players: int) -> SearchPlan:
         """The plan for a table of `players` (a `larger` plan may have a larger one again)."""
         if self.larger is not None and 0 < self.larger_from <= players:
             return self.larger.at(players)
+        return self
+
+    def for_state(self, state: Any) -> SearchPlan:
+        """The plan for this table: `at` its number of players, where `larger_when` agrees."""
+        if self.larger is not None and 0 < self.larger_from <= getattr(state, "n", 2) and (
+                self.larger_when is None or self.larger_when(state)):
+            return self.larger.for_state(state)
         return self
 
 
@@ -139,7 +150,7 @@ def _hard(engine: Engine, state: Any, seat: int, rng: random.Random, normal: Any
             move = lookahead(engine, own, seat, normal)
         if move is not None and is_listed(move, legal):
             return move
-    plan = (getattr(engine.ai, "plan", None) or DEFAULT_PLAN).at(getattr(state, "n", 2))
+    plan = (getattr(engine.ai, "plan", None) or DEFAULT_PLAN).for_state(state)
     candidates = _candidates(engine, state, seat, rng, normal, legal, plan)
     if len(candidates) <= 1:
         return candidates[0] if candidates else normal
