@@ -23,10 +23,13 @@ Each win rate has a Wilson 95 % interval. An AI seat "wins" when it is in Outcom
     python -m bench.ai --opponents hard --games 150 --engines taboo --players 2
     python -m bench.ai --opponents hard --engines six_suit --players 2 --jobs 3  # same games
     python -m bench.ai --opponents hard --engines six_suit --players 6 --option teams=2
+    python -m bench.ai --opponents hard --engines six_suit --players 6 --option teams=2 --side
 
 ``--option name=value`` (repeatable) sets a table option for every game of the run, e.g.
 Six Suit's teams: the measured seat then wins when its team does, and its fair share is one
-team's.
+team's. ``--side`` makes a hard row of a team game side against side: the measured seat's
+teammates play hard too (a table's ``ai_level`` is every AI seat's), the rest normal; the
+game-by-game comparison is then with that whole side normal.
 """
 
 from __future__ import annotations
@@ -87,9 +90,12 @@ def _with_level(engine: Any, state: Any, level: str) -> Any:
 
 
 def play(engine: Any, n: int, seed: int, seats: dict[int, str], tally: Tally,
-         options: dict[str, Any] | None = None) -> frozenset:
+         options: dict[str, Any] | None = None,
+         counted: frozenset[int] | None = None) -> frozenset:
     """One game; `seats` maps seat -> "normal" / "hard" (an AI) or "random" / "baseline";
-    `options` are the table's options (the game's defaults when None)."""
+    `options` are the table's options (the game's defaults when None). Wins are tallied for
+    the seats of the measured kind, or for `counted` alone when given (a hard side: only
+    the measured seat, its teammates' wins being the same win)."""
     rng = random.Random(seed)
     state = engine.new_game(n, seed, engine.parse_options(options))
     declined: set[int] = set()
@@ -132,7 +138,7 @@ def play(engine: Any, n: int, seed: int, seats: dict[int, str], tally: Tally,
     tally.games += 1
     measured = "hard" if "hard" in seats.values() else "normal"
     for seat, kind in seats.items():
-        if kind == measured:
+        if (kind == measured) if counted is None else (seat in counted):
             tally.seat_games[seat] += 1
             if seat in outcome.winners:
                 tally.seat_wins[seat] += 1
@@ -187,20 +193,37 @@ def _enforcement_record(state: Any, counter: Counter) -> None:
             counter[f"{own} wrong"] += 1
 
 
+def side_of(engine: Any, n: int, seed: int, options: dict[str, Any] | None,
+            me: int) -> frozenset[int]:
+    """The seats on `me`'s side of a team game (teammates included), from the game's own
+    `faction`; a game or table without teams has none to offer."""
+    state = engine.new_game(n, seed, engine.parse_options(options))
+    faction = getattr(state, "faction", None)
+    if faction is None or not getattr(state, "teams", 0):
+        raise ValueError(f"{engine.name}: --side needs a team game (e.g. --option teams=2)")
+    return frozenset(p for p in range(n) if faction(p) == faction(me))
+
+
 def _games(engine: Any, n: int, opponents: str, numbers: range, first_seed: int,
-           options: dict[str, Any] | None = None) -> tuple[Tally, list[float]]:
-    """Games `numbers` of a row (game g: seed first_seed + g, measured seat g % n)."""
+           options: dict[str, Any] | None = None,
+           side: bool = False) -> tuple[Tally, list[float]]:
+    """Games `numbers` of a row (game g: seed first_seed + g, measured seat g % n). With
+    `side` (hard rows of team games), the measured seat's teammates play hard too: a table's
+    `ai_level` is every AI seat's, so hard against normal is then side against side."""
     tally = Tally()
     diffs: list[float] = []
     for g in numbers:
         me = g % n
+        counted = None
         if opponents == "self":
             seats = dict.fromkeys(range(n), "normal")
         elif opponents == "hard":
-            seats = {p: ("hard" if p == me else "normal") for p in range(n)}
+            hard = side_of(engine, n, first_seed + g, options, me) if side else {me}
+            seats = {p: ("hard" if p in hard else "normal") for p in range(n)}
+            counted = frozenset({me}) if side else None
         else:
             seats = {p: ("normal" if p == me else opponents) for p in range(n)}
-        winners = play(engine, n, first_seed + g, seats, tally, options)
+        winners = play(engine, n, first_seed + g, seats, tally, options, counted)
         if opponents == "hard":
             same = play(engine, n, first_seed + g, dict.fromkeys(range(n), "normal"), Tally(),
                         options)
@@ -209,14 +232,16 @@ def _games(engine: Any, n: int, opponents: str, numbers: range, first_seed: int,
 
 
 def _games_by_name(name: str, n: int, opponents: str, numbers: range, first_seed: int,
-                   options: dict[str, Any] | None = None) -> tuple[Tally, list[float]]:
+                   options: dict[str, Any] | None = None,
+                   side: bool = False) -> tuple[Tally, list[float]]:
     from engines import ENGINES
 
-    return _games(ENGINES[name], n, opponents, numbers, first_seed, options)
+    return _games(ENGINES[name], n, opponents, numbers, first_seed, options, side)
 
 
 def _in_processes(name: str, n: int, opponents: str, games: int, first_seed: int, jobs: int,
-                  options: dict[str, Any] | None = None) -> tuple[Tally, list[float]]:
+                  options: dict[str, Any] | None = None,
+                  side: bool = False) -> tuple[Tally, list[float]]:
     """The same games as one process plays (same seeds, same seats), split into `jobs`
     contiguous blocks played by separate processes and merged in game order: only the
     decision times differ (the processes share the CPU)."""
@@ -227,7 +252,8 @@ def _in_processes(name: str, n: int, opponents: str, games: int, first_seed: int
     with ProcessPoolExecutor(max_workers=len(blocks)) as pool:
         parts = list(pool.map(_games_by_name, [name] * len(blocks), [n] * len(blocks),
                               [opponents] * len(blocks), blocks,
-                              [first_seed] * len(blocks), [options] * len(blocks)))
+                              [first_seed] * len(blocks), [options] * len(blocks),
+                              [side] * len(blocks)))
     tally, diffs = Tally(), []
     for part, part_diffs in parts:
         tally.games += part.games
@@ -246,16 +272,16 @@ def _in_processes(name: str, n: int, opponents: str, games: int, first_seed: int
 
 
 def run(engine: Any, n: int, opponents: str, games: int, first_seed: int, jobs: int = 1,
-        options: dict[str, Any] | None = None) -> dict:
+        options: dict[str, Any] | None = None, side: bool = False) -> dict:
     """One row. A hard row also plays every game with the normal AI in the hard seat (the
     same seed, so the same deals): the fair share to beat is that normal seat's win rate,
     and `paired` is the mean difference, game by game, with its 95 % interval. With
     `jobs` > 1 the same games are shared out to that many processes (`_in_processes`)."""
     if jobs > 1:
         tally, diffs = _in_processes(engine.name, n, opponents, games, first_seed, jobs,
-                                     options)
+                                     options, side)
     else:
-        tally, diffs = _games(engine, n, opponents, range(games), first_seed, options)
+        tally, diffs = _games(engine, n, opponents, range(games), first_seed, options, side)
     extra: dict[str, Any] = {}
     if diffs:
         hard_rate = sum(tally.seat_wins.values()) / tally.games
@@ -303,11 +329,15 @@ def main(argv: list[str] | None = None) -> int:
                         "results, only the decision times are then measured under that load")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a table option for every game, e.g. teams=2 (repeatable)")
+    parser.add_argument("--side", action="store_true",
+                        help="hard rows of team games: the measured seat's teammates play "
+                        "hard too (side against side, as at a table set to hard)")
     args = parser.parse_args(argv)
     options = dict(o.split("=", 1) for o in args.option) or None
     print(f"# bench.ai — {machine()}; {args.games} games per row, AI seat rotating"
           + (f", {args.jobs} processes" if args.jobs > 1 else "")
-          + "".join(f", {k}={v}" for k, v in (options or {}).items()))
+          + "".join(f", {k}={v}" for k, v in (options or {}).items())
+          + (", hard rows: the measured seat's whole side hard" if args.side else ""))
     results = []
     for name, engine in pick_engines(args.engines).items():
         counts = sorted({min(max(int(p), engine.min_players), engine.max_players)
@@ -315,7 +345,8 @@ def main(argv: list[str] | None = None) -> int:
         for n in counts:
             for opp in args.opponents.split(","):
                 wall = time.perf_counter()
-                r = run(engine, n, opp, args.games, args.seed, args.jobs, options)
+                r = run(engine, n, opp, args.games, args.seed, args.jobs, options,
+                        args.side and opp == "hard")
                 r["wall_s"] = time.perf_counter() - wall
                 results.append(r)
                 low, high = r["ci95"]

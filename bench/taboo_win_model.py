@@ -4,7 +4,7 @@ players of an unfinished game at the start of the seat's turn, as its chance to 
 Normal self-play games are played to the end; at the start of every turn (where the hard
 search's playouts stop: the seat's next turn), the state's `win_features` for the seat to
 move and whether it won (a share of a tie) are one example. The L2-regularised logistic
-regression of bench.six_suit_win_model is fitted on the games whose seed is not a multiple
+regression of bench.win_model is fitted on the games whose seed is not a multiple
 of 5; those that are give the held-out log loss, next to that of always predicting the
 average and that of the model in the code.
 
@@ -14,31 +14,22 @@ average and that of the model in the code.
 from __future__ import annotations
 
 import argparse
-import math
-import random
+from typing import Any
 
-from bench.six_suit_win_model import fit, log_loss
+from bench.win_model import Example, fit, flat_log_loss, held_out, log_loss, self_play_examples
 from engines import ENGINES
 from engines.taboo.ai import WIN_MODEL, win_features
 from engines.taboo.rules import EMPTY, TURN
 
 
-def examples(n: int, first: int, games: int) -> list[tuple[list[float], float, int]]:
+def examples(n: int, first: int, games: int) -> list[Example]:
+    """The examples of `games` self-play games from seed `first` on: every turn start."""
     engine = ENGINES["taboo"]
-    out = []
-    for seed in range(first, first + games):
-        s = engine.new_game(n, seed)
-        rng = random.Random(seed)
-        starts = []
-        while engine.outcome(s) is None:
-            seat = s.current
-            if s.phase in (TURN, EMPTY):
-                starts.append((seat, win_features(engine, s, seat)))
-            s = engine.apply(s, seat, engine.ai.choose(engine, s, seat, rng)).state
-        winners = engine.outcome(s).winners
-        out += [(f, 1.0 / len(winners) if seat in winners else 0.0, seed)
-                for seat, f in starts]
-    return out
+
+    def start(s: Any, seat: int) -> list[float] | None:
+        return win_features(engine, s, seat) if s.phase in (TURN, EMPTY) else None
+
+    return self_play_examples(engine, n, first, games, start)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,13 +42,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ridge", type=float, default=1.0)
     args = parser.parse_args(argv)
     data = examples(args.players, args.seed, args.games)
-    train = [x for x in data if x[2] % 5]
-    test = [x for x in data if not x[2] % 5]
+    train, test = held_out(data)
     w = fit(train, ridge=args.ridge, steps=8)
-    mean = sum(y for _f, y, _s in train) / len(train)
-    flat = -(mean * math.log(mean) + (1 - mean) * math.log(1 - mean))
     print(f"{len(train)} examples to fit, {len(test)} held out; held-out log loss: model "
-          f"{log_loss(w, test):.4f}, the average alone {flat:.4f}"
+          f"{log_loss(w, test):.4f}, the average alone {flat_log_loss(train):.4f}"
           + (f", the model in the code {log_loss(list(WIN_MODEL[args.players]), test):.4f}"
              if len(WIN_MODEL.get(args.players, ())) == len(w) else ""))
     print("(" + ", ".join(f"{x:.4f}" for x in w) + ")")

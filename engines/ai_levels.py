@@ -27,8 +27,9 @@
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -95,6 +96,15 @@ class SearchPlan:
 DEFAULT_PLAN = SearchPlan()
 # A searched move must also beat the normal move by at least this much (value in [0, 1]).
 MIN_GAIN = 0.01
+
+
+def chance(model: Sequence[float], facts: Sequence[float]) -> float:
+    """A fitted logistic model's chance (e.g. a seat's chance to win) from its facts: the
+    one place the games' win models are evaluated. The weighted sum is clamped to +-30 so
+    that an extreme position cannot overflow `exp` (the chance is then within 1e-13 of 0
+    or 1)."""
+    z = sum(w * x for w, x in zip(model, facts, strict=True))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 def ai_level_field() -> Any:

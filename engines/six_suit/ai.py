@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from engines.ai_levels import SearchPlan
+from engines.ai_levels import SearchPlan, chance
 from engines.core import AiPlayer
 from engines.six_suit.cards import (
     COL,
@@ -352,12 +352,6 @@ def large_features(s: SixSuitState, seat: int) -> list[float]:
     for p in others[:3]:
         f += [1.0 if s.alive[p] else 0.0, (mine - s.scores[p]) / n, *_side_facts(s, p)]
     return f
-
-
-def chance(model: Sequence[float], facts: Sequence[float]) -> float:
-    """A logistic model's chance to win from its facts."""
-    z = sum(w * x for w, x in zip(model, facts, strict=True))
-    return 1.0 / (1.0 + math.exp(-z))
 
 
 def value(engine: Any, s: SixSuitState, seat: int) -> float:

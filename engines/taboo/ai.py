@@ -14,12 +14,11 @@ A draw is scored as the average, over every card it could bring, of the best fol
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from engines.ai_levels import SearchPlan
+from engines.ai_levels import SearchPlan, chance
 from engines.core import AiPlayer
 from engines.taboo.rules import (
     EMPTY,
@@ -340,8 +339,7 @@ def value(engine: TabooEngine, state: TabooState, seat: int) -> float:
     against the best other seat."""
     model = WIN_MODEL.get(state.n)
     if model is not None and state.current == seat and state.phase in (TURN, EMPTY):
-        z = sum(w * x for w, x in zip(model, win_features(engine, state, seat), strict=True))
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+        return chance(model, win_features(engine, state, seat))
     if state.current == seat and state.phase == TURN:
         x = max(v for v, _ in scored(engine, state, seat)) / 20.0
         return 0.5 + 0.5 * x / (1.0 + abs(x))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 from bench.six_suit_departures import fixed_positions, judge
-from bench.six_suit_win_model import examples, fit, log_loss
+from bench.six_suit_win_model import examples
+from bench.win_model import fit, log_loss
 from engines import ENGINES
 
 
