@@ -79,18 +79,18 @@ class SearchPlan:
     # `larger` plan (None: always), e.g. only everyone-for-themselves games, not teams
     larger_when: Callable[[Any], bool] | None = None
 
-    def at(self, players: int) -> SearchPlan:
-        """The plan for a table of `players` (a `larger` plan may have a larger one again)."""
-        if self.larger is not None and 0 < self.larger_from <= players:
-            return self.larger.at(players)
+    def at(self, players: int, state: Any = None) -> SearchPlan:
+        """The plan for a table of `players` (a `larger` plan may have a larger one again);
+        given the table's `state`, a `larger` plan only where its `larger_when` accepts it
+        (without a state, the number of players alone decides)."""
+        if self.larger is not None and 0 < self.larger_from <= players and (
+                state is None or self.larger_when is None or self.larger_when(state)):
+            return self.larger.at(players, state)
         return self
 
     def for_state(self, state: Any) -> SearchPlan:
-        """The plan for this table: `at` its number of players, where `larger_when` agrees."""
-        if self.larger is not None and 0 < self.larger_from <= getattr(state, "n", 2) and (
-                self.larger_when is None or self.larger_when(state)):
-            return self.larger.for_state(state)
-        return self
+        """The plan for this table (`at` its number of players, asking `larger_when`)."""
+        return self.at(getattr(state, "n", 2), state)
 
 
 DEFAULT_PLAN = SearchPlan()
