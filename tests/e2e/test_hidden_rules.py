@@ -367,12 +367,13 @@ async def test_whole_game_with_humans_and_ai_seats_through_the_panel(fake, world
 async def test_time_limit_costs_a_point_and_passes_the_turn(fake, world, bots):
     await bots.start(timer_tick=0.05)
     d = driver(fake, world, bots)
-    await d.open(world.alice, [world.bob], options="turn_seconds=1 afk_turns=20")
+    await d.open(world.alice, [world.bob], options="turn_seconds=2 afk_turns=20")
     # nobody chooses a rule or plays: the timer keeps a rule for each, then costs the first
-    # player to play a point and passes the turn without a card
+    # player to play a point and passes the turn without a card (2 s turns: with 1 s, a
+    # loaded machine could starve this loop past the whole first turn and miss it)
     first: tuple[list[int], int] | None = None
     checked = False
-    for _ in range(600):  # normally 1-2 s; up to 30 s on a busy machine
+    for _ in range(1200):  # normally 4-5 s; up to 60 s on a busy machine
         await asyncio.sleep(0.05)
         table = d.table
         if table is None:
@@ -398,7 +399,7 @@ async def test_time_limit_costs_a_point_and_passes_the_turn(fake, world, bots):
         if "ran out of time: −1 point" in texts:
             break
     assert "ran out of time: −1 point, turn passes" in texts + await d.history()
-    assert "⏱️ 1 s per card" in texts
+    assert "⏱️ 2 s per card" in texts
 
 
 async def test_referee_takes_back_broken_plays(fake, world, bots, bot):
