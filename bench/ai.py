@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench import machine, percentile, pick_engines, write_json
+from engines.ai_levels import with_level
 
 MAX_ACTIONS = 100_000
 
@@ -82,13 +83,6 @@ class Tally:
     roles: dict = field(default_factory=dict)
 
 
-def _with_level(engine: Any, state: Any, level: str) -> Any:
-    """The same state with another `ai_level` (hard seats in a normal table)."""
-    clone = state.clone()
-    clone.options = clone.options.model_copy(update={"ai_level": level})
-    return clone
-
-
 def play(engine: Any, n: int, seed: int, seats: dict[int, str], tally: Tally,
          options: dict[str, Any] | None = None,
          counted: frozenset[int] | None = None) -> frozenset:
@@ -108,7 +102,7 @@ def play(engine: Any, n: int, seed: int, seats: dict[int, str], tally: Tally,
         kind = seats[seat]
         sub = random.Random(rng.random())
         if kind in ("normal", "hard", "easy"):
-            view_state = state if kind == "normal" else _with_level(engine, state, kind)
+            view_state = state if kind == "normal" else with_level(state, kind)
             start, wall = time.thread_time(), time.perf_counter()
             action = engine.ai_action(view_state, seat, sub)
             if kind == "hard" or all(k == "normal" for k in seats.values()):

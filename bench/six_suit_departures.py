@@ -29,13 +29,8 @@ import time
 from typing import Any
 
 from engines import ENGINES
+from engines.ai_levels import with_level
 from engines.core import is_listed
-
-
-def _with_level(state: Any, level: str) -> Any:
-    clone = state.clone()
-    clone.options = clone.options.model_copy(update={"ai_level": level})
-    return clone
 
 
 def rollout(engine: Any, state: Any, seat: int, move: Any, rng: random.Random) -> float:
@@ -108,7 +103,7 @@ def game(engine: Any, n: int, seed: int, me: int, k: int, out: list[dict],
         sub = random.Random(rng.random())
         if seat == me:
             saved = sub.getstate()
-            move = engine.ai_action(_with_level(state, "hard"), seat, sub)
+            move = engine.ai_action(with_level(state, "hard"), seat, sub)
             r2 = random.Random()
             r2.setstate(saved)
             normal = engine.ai_policy(engine.determinize(state, seat, r2), seat, r2)
@@ -169,7 +164,7 @@ def positions_row(engine: Any, positions: list, k: int) -> tuple[int, float, flo
     for seed, i, s, seat in positions:
         rng = random.Random(seed * 7919 + i)
         saved = rng.getstate()
-        move = engine.ai_action(_with_level(s, "hard"), seat, rng)
+        move = engine.ai_action(with_level(s, "hard"), seat, rng)
         rng.setstate(saved)
         normal = engine.ai_policy(engine.determinize(s, seat, rng), seat, rng)
         if move != normal:

@@ -117,6 +117,14 @@ def level_of(engine: Engine, state: Any) -> str:
     return getattr(engine.options_of(state), "ai_level", "normal")
 
 
+def with_level(state: Any, level: str) -> Any:
+    """A copy of `state` whose table plays AI seats at `level`: how benchmarks seat a hard
+    AI at a normal table, and how tests ask one position at another level."""
+    clone = state.clone()
+    clone.options = clone.options.model_copy(update={"ai_level": level})
+    return clone
+
+
 def choose_at_level(engine: Engine, state: Any, seat: int, rng: random.Random,
                     level: str) -> Any:
     """The move an AI seat at `level` makes from the real `state` (it only ever hands the

@@ -9,13 +9,7 @@ import random
 import pytest
 
 from engines import ENGINES
-from engines.ai_levels import worlds_for
-
-
-def _hard(state):
-    clone = state.clone()
-    clone.options = clone.options.model_copy(update={"ai_level": "hard"})
-    return clone
+from engines.ai_levels import with_level, worlds_for
 
 
 def _positions(name: str, n: int, seed: int, count: int):
@@ -39,7 +33,7 @@ def _positions(name: str, n: int, seed: int, count: int):
 def test_hard_move_is_reproducible_from_its_rng(name, n):
     engine = ENGINES[name]
     for state, seat in _positions(name, n, 4, 60)[::6]:
-        hard = _hard(state)
+        hard = with_level(state, "hard")
         first = engine.ai_action(hard, seat, random.Random(21))
         assert engine.ai_action(hard, seat, random.Random(21)) == first
 
@@ -69,7 +63,7 @@ def test_hard_search_stays_within_its_counted_budget(name, n, monkeypatch):
         return real_apply(self, state, seat, action)
 
     for state, seat in _positions(name, n, 6, 80)[::8]:
-        hard = _hard(state)
+        hard = with_level(state, "hard")
         applied.clear()
         monkeypatch.setattr(type(engine), "apply", counting)
         engine.ai_action(hard, seat, random.Random(3))
@@ -104,7 +98,7 @@ def test_taboo_hard_searches_more_worlds_when_playouts_are_short(monkeypatch):
         if len(engine.legal_actions(state, seat)) < 2 or candidates < 2:
             continue
         calls = _count_playouts(monkeypatch)
-        engine.ai_action(_hard(state), seat, random.Random(1))
+        engine.ai_action(with_level(state, "hard"), seat, random.Random(1))
         if calls:
             counts.append(len(calls) / min(plan.candidates, candidates))
     assert counts and all(plan.worlds <= c <= plan.max_worlds for c in counts)
@@ -120,7 +114,7 @@ def test_taboo_hard_keeps_its_usual_worlds_when_playouts_are_long(monkeypatch):
     state = engine.new_game(2, 11)
     seat = state.current
     calls = _count_playouts(monkeypatch)
-    engine.ai_action(_hard(state), seat, random.Random(1))
+    engine.ai_action(with_level(state, "hard"), seat, random.Random(1))
     assert len(calls) == worlds_for(plan, state) * plan.candidates
 
 
@@ -143,7 +137,7 @@ def test_taboo_hard_keeps_its_last_capture_instead_of_being_stuck_with_a_dead_ca
     state = _taboo_keep_the_king_position()
     for seed in range(3):
         normal = engine.ai_action(state, 0, random.Random(seed))
-        hard = engine.ai_action(_hard(state), 0, random.Random(seed))
+        hard = engine.ai_action(with_level(state, "hard"), 0, random.Random(seed))
         assert isinstance(normal, Capture) and normal.card.rank == 13
         assert isinstance(hard, Place) and hard.card.rank == 1
 
@@ -174,7 +168,7 @@ def test_six_suit_hard_chains_two_double_matches_into_an_elimination_instead_of_
     state.phase = PLAY  # the prediction is made and its card is in hand
     for seed in range(3):
         normal = engine.ai_action(state, 0, random.Random(seed))
-        hard = engine.ai_action(_hard(state), 0, random.Random(seed))
+        hard = engine.ai_action(with_level(state, "hard"), 0, random.Random(seed))
         assert isinstance(normal, Play) and normal.target == 0
         assert isinstance(hard, Play) and hard.target == 1
         assert hard.card in (C("1rb"), C("2rc"))
@@ -196,7 +190,7 @@ def test_six_suit_hard_plays_a_three_card_chain_that_surely_eliminates():
     state.phase = PLAY
     first = sure_elimination(engine, state, 0)
     assert first is not None and first.target == 1
-    hard = engine.ai_action(_hard(state), 0, random.Random(0))
+    hard = engine.ai_action(with_level(state, "hard"), 0, random.Random(0))
     assert hard == first
     plays = 0
     while state.alive[1]:  # each play earns the next turn, the last eliminates
@@ -262,7 +256,7 @@ def test_six_suit_hard_attacks_the_player_its_next_draw_is_likelier_to_finish():
     engine = ENGINES["six_suit"]
     state = _six_suit_outs_position()
     for seed in range(4):
-        hard = engine.ai_action(_hard(state), 0, random.Random(seed))
+        hard = engine.ai_action(with_level(state, "hard"), 0, random.Random(seed))
         assert hard == Play(C("1kh"), 2, 4)
 
 
@@ -316,7 +310,7 @@ def test_hidden_rules_hard_at_four_players_keeps_off_a_rule_its_holder_keeps_enf
     state = _hidden_rules_spade_position(4)
     for seed in range(3):
         normal = engine.ai_action(state, 0, random.Random(seed))
-        hard = engine.ai_action(_hard(state), 0, random.Random(seed))
+        hard = engine.ai_action(with_level(state, "hard"), 0, random.Random(seed))
         assert normal.card.code == "8s"
         ctx = PlayContext(normal.card, 8, state.trick[-1][1], 13, 21, 2, normal.say)
         assert broken(7, 8, ctx)  # the normal play is taken back
@@ -380,7 +374,7 @@ def _taboo_hard_moves(n: int) -> str:
     import hashlib
 
     engine = ENGINES["taboo"]
-    moves = [repr(engine.ai_action(_hard(state), seat, random.Random(5)))
+    moves = [repr(engine.ai_action(with_level(state, "hard"), seat, random.Random(5)))
              for state, seat in _positions("taboo", n, 17, 40)[::8]]
     return hashlib.sha256("\n".join(moves).encode()).hexdigest()[:16]
 
@@ -431,7 +425,7 @@ def test_taboo_hard_at_five_and_six_players_searches_many_worlds_to_the_next_tur
         if len(engine.legal_actions(state, seat)) < 2 or cands < 2:
             continue
         calls = _count_playouts(monkeypatch)
-        engine.ai_action(_hard(state), seat, random.Random(2))
+        engine.ai_action(with_level(state, "hard"), seat, random.Random(2))
         if calls:
             counts.append(len(calls) / min(plan.candidates, cands))
     assert counts and all(4 <= c <= plan.max_worlds for c in counts)
@@ -496,7 +490,7 @@ def test_six_suit_hard_searches_more_worlds_at_three_and_four_players(monkeypatc
         if len(engine.legal_actions(state, seat)) < 2:
             continue
         calls = _count_playouts(monkeypatch)
-        engine.ai_action(_hard(state), seat, random.Random(1))
+        engine.ai_action(with_level(state, "hard"), seat, random.Random(1))
         if calls:
             counts.append(len(calls) / plan.candidates)
     assert counts and all(5 <= c <= 10 for c in counts)

@@ -10,15 +10,10 @@ import random
 import pytest
 
 from engines import ENGINES
+from engines.ai_levels import with_level
 from engines.six_suit.rules import PLAY
 
 ENGINE = ENGINES["six_suit"]
-
-
-def _hard(state):
-    clone = state.clone()
-    clone.options = clone.options.model_copy(update={"ai_level": "hard"})
-    return clone
 
 
 def _hard_play_moves(n: int, teams: int, seed: int = 11, count: int = 10) -> str:
@@ -34,7 +29,7 @@ def _hard_play_moves(n: int, teams: int, seed: int = 11, count: int = 10) -> str
                 and len(ENGINE.legal_actions(state, seat)) > 1):
             decisions += 1
             if decisions % 3 == 0:
-                moves.append(repr(ENGINE.ai_action(_hard(state), seat, random.Random(5))))
+                moves.append(repr(ENGINE.ai_action(with_level(state, "hard"), seat, random.Random(5))))
         state = ENGINE.apply(state, seat, ENGINE.ai.choose(ENGINE, state, seat, rng)).state
     assert len(moves) == count
     return hashlib.sha256("\n".join(moves).encode()).hexdigest()[:16]
@@ -91,7 +86,7 @@ def test_hard_at_large_tables_plays_its_planned_or_normal_move_without_a_search(
     while ENGINE.outcome(state) is None and checked < 12:
         seat = min(ENGINE.to_act(state))
         if state.phase == PLAY and not state.in_free_time():
-            hard = ENGINE.ai_action(_hard(state), seat, random.Random(4))
+            hard = ENGINE.ai_action(with_level(state, "hard"), seat, random.Random(4))
             normal = ENGINE.ai_action(state, seat, random.Random(4))
             own = ENGINE.determinize(state, seat, random.Random(0))
             planned = sure_elimination(ENGINE, own, seat) or chain_move(ENGINE, own, seat,

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from engines import ENGINES
-from engines.ai_levels import worlds_for
+from engines.ai_levels import with_level, worlds_for
 from engines.suspense import ai
 from engines.suspense.rules import ALL_CARDS, LABEL_INDEX
 from tests.engines.test_suspense import scripted
@@ -69,7 +69,7 @@ def test_search_worlds_are_reproducible_from_the_rng():
 
 def test_hard_decision_is_the_same_from_the_same_rng_at_three_players():
     s = _three_player_middle(dealer=0)
-    s.options = s.options.model_copy(update={"ai_level": "hard"})
+    s = with_level(s, "hard")
     moves = {E.ai_action(s, 1, random.Random(seed)) for seed in range(3)}
     for seed in range(3):
         assert E.ai_action(s, 1, random.Random(seed)) == E.ai_action(s, 1, random.Random(seed))
@@ -80,7 +80,7 @@ def test_hard_search_samples_the_plans_number_of_worlds(monkeypatch):
     """The budget is a count: the search asks the sampler for exactly worlds_for(plan) worlds
     and plays each candidate once in each (no more worlds on a quiet machine)."""
     s = _three_player_middle(dealer=0)
-    s.options = s.options.model_copy(update={"ai_level": "hard"})
+    s = with_level(s, "hard")
     asked: list[int] = []
     real = ai.search_worlds
 
@@ -106,7 +106,7 @@ def test_hard_dealer_stays_in_while_the_card_that_beats_it_may_still_be_played()
     s.log = [(1, "play", LABEL_INDEX["⚪4"]), (2, "play", LABEL_INDEX["⚫6"]),
              (0, "play", LABEL_INDEX["⚫1"])]
     assert {E.ai_action(s, 1, random.Random(seed)) for seed in range(5)} == {FOLD}
-    s.options = s.options.model_copy(update={"ai_level": "hard"})
+    s = with_level(s, "hard")
     hard = [E.ai_action(s, 1, random.Random(seed)) for seed in range(10)]
     assert FOLD not in hard
     assert all(getattr(move, "card", None) for move in hard)  # it plays on, never passes
