@@ -17,6 +17,17 @@ points-lead value with `--points-value`) against the normal move, summed over th
 positions (0 where they agree), so that variants are compared on the same positions:
 
     python -m bench.six_suit_departures --players 4 --games 30 --seed 9000 --every 2
+
+With `--headroom N` (and `--every`), how much any change of move could gain at those
+positions: the normal heuristic's first N alternatives to the normal move (the best-rated
+move of each hand card first, then the rest by rating) each judged against the normal move.
+Per phase (free time or after it) it prints the mean gain of the best alternative (an upper
+bound, inflated by the judge's noise: the largest of N noisy gains), the mean gain of each
+rank, and the share of positions where no alternative changes the seat's win chance at all
+(e.g. a ghost that can no longer win). `--free-time` adds the play decisions of free time:
+
+    python -m bench.six_suit_departures --players 8 --games 10 --seed 5000 --every 3 \
+        --headroom 4 --free-time --judge 60
 """
 
 from __future__ import annotations
@@ -137,10 +148,10 @@ def game(engine: Any, n: int, seed: int, me: int, k: int, out: list[dict],
     return 1.0 / len(winners) if me in winners else 0.0
 
 
-def fixed_positions(engine: Any, n: int, first: int, games: int, every: int
-                    ) -> list[tuple[int, int, Any, int]]:
-    """Every `every`-th play decision after free time (with a choice) of any seat in normal
-    self-play games: (seed, index, state, seat)."""
+def fixed_positions(engine: Any, n: int, first: int, games: int, every: int,
+                    free_time: bool = False) -> list[tuple[int, int, Any, int]]:
+    """Every `every`-th play decision after free time (with `free_time`, in free time too)
+    with a choice, of any seat in normal self-play games: (seed, index, state, seat)."""
     out = []
     for seed in range(first, first + games):
         s = engine.new_game(n, seed)
@@ -148,7 +159,7 @@ def fixed_positions(engine: Any, n: int, first: int, games: int, every: int
         i = 0
         while engine.outcome(s) is None:
             seat = min(engine.to_act(s))
-            if (s.phase == "play" and not s.in_free_time()
+            if (s.phase == "play" and (free_time or not s.in_free_time())
                     and len(engine.legal_actions(s, seat)) > 1):
                 if i % every == 0:
                     out.append((seed, i, s, seat))
@@ -175,6 +186,52 @@ def positions_row(engine: Any, positions: list, k: int) -> tuple[int, float, flo
     return departures, total, math.sqrt(var)
 
 
+def alternatives(engine: Any, state: Any, seat: int, normal: Any, top: int) -> list[Any]:
+    """The normal heuristic's first `top` alternatives to `normal`: the best-rated move of
+    each hand card first (which card is given up), then the rest by rating."""
+    from engines.six_suit.ai import move_value
+
+    ranked = sorted(engine.legal_actions(state, seat),
+                    key=lambda a: -move_value(state, seat, a))
+    cards: set[int] = set()
+    firsts = []
+    for a in ranked:
+        if a.card not in cards:
+            cards.add(a.card)
+            firsts.append(a)
+    out: list[Any] = []
+    for a in firsts + ranked:
+        if a != normal and a not in out:
+            out.append(a)
+    return out[:top]
+
+
+def headroom_rows(engine: Any, positions: list, k: int, top: int) -> dict[str, dict]:
+    """Per phase ("free time", "after"): positions, the mean gain over the normal move of the
+    best of the `top` alternatives (0 when none gains), the mean gain of each rank, and the
+    share of positions where every alternative judged exactly as the normal move."""
+    rows: dict[str, dict] = {}
+    for seed, i, s, seat in positions:
+        rng = random.Random(seed * 7919 + i)
+        normal = engine.ai_policy(engine.determinize(s, seat, rng), seat, rng)
+        gains = [judge(engine, s, seat, a, normal, k, seed * 1000 + i)[0]
+                 for a in alternatives(engine, s, seat, normal, top)]
+        row = rows.setdefault("free time" if s.in_free_time() else "after",
+                              {"positions": 0, "best": 0.0, "by_rank": [0.0] * top,
+                               "flat": 0})
+        row["positions"] += 1
+        row["best"] += max([0.0, *gains])
+        for r, g in enumerate(gains):
+            row["by_rank"][r] += g
+        row["flat"] += all(g == 0.0 for g in gains)
+    for row in rows.values():
+        count = row["positions"]
+        row["best"] /= count
+        row["by_rank"] = [g / count for g in row["by_rank"]]
+        row["flat"] /= count
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench.six_suit_departures",
                                 description=__doc__,
@@ -188,6 +245,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--every", type=int, default=0,
                    help="instead of games with a hard seat: hard at every N-th play "
                    "decision of normal self-play games (fixed positions), judged")
+    p.add_argument("--headroom", type=int, default=0,
+                   help="with --every: judge the first N alternatives to the normal move")
+    p.add_argument("--free-time", action="store_true",
+                   help="with --every: positions in free time too")
     p.add_argument("--plan", default="",
                    help="SearchPlan fields to override, e.g. z=2,worlds=16,budget=0")
     p.add_argument("--points-value", action="store_true",
@@ -206,7 +267,16 @@ def main(argv: list[str] | None = None) -> int:
         if args.points_value:
             ai.WIN_MODEL.clear()
     if args.every:
-        positions = fixed_positions(engine, args.players, args.seed, args.games, args.every)
+        positions = fixed_positions(engine, args.players, args.seed, args.games, args.every,
+                                    args.free_time)
+        if args.headroom:
+            for phase, row in headroom_rows(engine, positions, args.judge,
+                                            args.headroom).items():
+                ranks = ", ".join(f"{100 * g:+.2f}" for g in row["by_rank"])
+                print(f"{phase}: {row['positions']} positions, best alternative "
+                      f"{100 * row['best']:+.2f} points a position (an upper bound), by rank "
+                      f"{ranks}; nothing at stake at {100 * row['flat']:.0f} %")
+            return 0
         dep, total, se = positions_row(engine, positions, args.judge)
         print(f"{len(positions)} positions, {dep} departures, summed gain {total:+.3f} "
               f"(judge's standard error {se:.3f}), per 100 positions "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bench.six_suit_departures import fixed_positions, judge
+from bench.six_suit_departures import alternatives, fixed_positions, headroom_rows, judge
 from bench.six_suit_win_model import examples
 from bench.win_model import fit, log_loss
 from engines import ENGINES
@@ -34,6 +34,39 @@ def test_true_state_judge_finds_no_difference_between_a_move_and_itself():
     seed, _i, state, seat = fixed_positions(engine, 4, 9000, 1, 5)[0]
     move = engine.ai.choose(engine, state, seat, random.Random(0))
     assert judge(engine, state, seat, move, move, 4, seed) == (0.0, 0.0)
+
+
+def test_fixed_positions_include_free_time_only_when_asked():
+    engine = ENGINES["six_suit"]
+    after = fixed_positions(engine, 5, 9000, 1, 1)
+    both = fixed_positions(engine, 5, 9000, 1, 1, free_time=True)
+    assert not any(s.in_free_time() for _seed, _i, s, _seat in after)
+    assert any(s.in_free_time() for _seed, _i, s, _seat in both)
+    assert len(both) > len(after)
+
+
+def test_headroom_alternatives_give_up_each_hand_card_first_and_never_the_normal_move():
+    """The alternatives judged for headroom: the best-rated move of each hand card first (so
+    giving up each card is tried), then the rest by rating, never the normal move itself."""
+    engine = ENGINES["six_suit"]
+    for _seed, _i, state, seat in fixed_positions(engine, 6, 9000, 2, 3, free_time=True):
+        normal = engine.ai.choose(engine, state, seat, random.Random(0))
+        alts = alternatives(engine, state, seat, normal, 4)
+        assert normal not in alts and len(alts) == len(set(alts)) <= 4
+        cards = {a.card for a in engine.legal_actions(state, seat)}
+        firsts = [a.card for a in alts[:len(cards) - 1]]
+        assert len(set(firsts)) == len(firsts)
+
+
+def test_headroom_rows_report_each_phase_with_an_upper_bound_at_least_every_rank():
+    engine = ENGINES["six_suit"]
+    positions = fixed_positions(engine, 5, 9000, 1, 6, free_time=True)
+    rows = headroom_rows(engine, positions, 2, 3)
+    assert set(rows) == {"free time", "after"}
+    assert sum(r["positions"] for r in rows.values()) == len(positions)
+    for row in rows.values():
+        assert row["best"] >= max(0.0, *row["by_rank"]) - 1e-12
+        assert 0.0 <= row["flat"] <= 1.0
 
 
 def test_win_model_for_a_range_of_sizes_fits_one_model_and_reports_each_size(capsys):
