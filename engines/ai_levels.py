@@ -18,7 +18,8 @@
   and so is one its own exact lookahead clearly prefers to the normal move
   (`AiPlayer.lookahead`, e.g. Six Suit's extra-turn chain planner).
   From `SearchPlan.own_first_at` players on, the game's own ranking gives the candidates and
-  its first move is the one kept (Hidden Rules: its risk-counting card play, unsearched).
+  its first move is the one kept (Hidden Rules: its risk-counting card play, unsearched;
+  Six Suit at large tables: its ranking that gives no one an easy kill).
   From `SearchPlan.larger_from` players on, the game's `larger` plan is searched instead
   (Taboo: at 5 and 6 players a shorter horizon judged by a fitted chance to win, with
   budgets of their own), at tables `SearchPlan.larger_when` accepts (Six Suit: everyone

@@ -1,6 +1,6 @@
-"""Six Suit's hard level at large tables (5 to 12 players, everyone for themselves): its own
-move ranking (`engines.six_suit.large`), used only there; every other table's hard moves
-are unchanged."""
+"""Six Suit's hard level at large tables (5 to 12 players, everyone for themselves): no
+search, its own move ranking (`rank` by `large_value`: no gifts of a kill), used only
+there; every other table's hard moves are unchanged."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ import pytest
 
 from engines import ENGINES
 from engines.ai_levels import with_level
-from engines.six_suit.rules import PLAY
+from engines.six_suit.ai import gives_kill, rank
+from engines.six_suit.cards import card_of
+from engines.six_suit.rules import PLAY, Play
 
 ENGINE = ENGINES["six_suit"]
 
@@ -68,10 +70,11 @@ def test_large_plan_is_used_only_at_five_or_more_players_without_teams(n, teams,
 
 
 @pytest.mark.parametrize("n", [5, 8, 12])
-def test_hard_at_large_tables_plays_its_planned_or_normal_move_without_a_search(
+def test_hard_at_large_tables_plays_its_planned_or_own_first_move_without_a_search(
         n, monkeypatch):
     """At 5+ players everyone for themselves, hard plays a sure elimination or the chain
-    planner's move when it has one, else the normal move: no playout is ever simulated."""
+    planner's move when it has one, else the first move of its own ranking: no playout is
+    ever simulated."""
     import engines.ai_levels as levels
     from engines.six_suit.ai import sure_elimination
     from engines.six_suit.chains import chain_move
@@ -91,7 +94,59 @@ def test_hard_at_large_tables_plays_its_planned_or_normal_move_without_a_search(
             own = ENGINE.determinize(state, seat, random.Random(0))
             planned = sure_elimination(ENGINE, own, seat) or chain_move(ENGINE, own, seat,
                                                                         normal)
-            assert hard == (planned or normal)
+            assert hard == (planned or rank(ENGINE, own, seat, random.Random(0))[0])
             checked += 1
         state = ENGINE.apply(state, seat, ENGINE.ai.choose(ENGINE, state, seat, rng)).state
     assert checked == 12
+
+
+def _four_red_tops(state, target: int) -> None:
+    """`target`'s tops: four red cards and two yellow ones (reach 4 on colour), numbers and
+    shapes mixed so that no other attribute is near a six suit."""
+    state.tops[target * 6:target * 6 + 6] = [
+        card_of(0, 0, 0), card_of(1, 0, 1), card_of(2, 0, 2), card_of(3, 0, 3),
+        card_of(0, 1, 1), card_of(1, 1, 2)]
+
+
+def test_gives_kill_is_a_play_that_leaves_an_opponent_one_card_from_a_six_suit():
+    """Rule (hard, large tables): covering an opponent's yellow pile with a red card leaves
+    them at five reds (reach 5: a red or black card that may cover the last pile finishes
+    them) — a gift; the same play in free time (no eliminations yet) or on the seat's own
+    piles is not."""
+    state = ENGINE.new_game(8, 3)
+    state.round = state.options.free_time_rounds  # free time is over
+    _four_red_tops(state, 2)
+    red = card_of(1, 0, 1)  # a red 2 heart on the yellow 1 heart (pile 4): five reds
+    assert gives_kill(state, 0, red, 2, 4)
+    assert not gives_kill(state, 0, card_of(1, 2, 1), 2, 4)  # green: still four reds
+    assert not gives_kill(state, 2, red, 2, 4)  # the seat's own pile
+    state.round = 0
+    assert not gives_kill(state, 0, red, 2, 4)  # free time
+
+
+@pytest.mark.parametrize("n", [5, 8, 12])
+def test_hard_at_large_tables_never_gives_a_kill_where_normal_does(n):
+    """Rule (hard, large tables): outside its own planned kills, the hard seat never leaves
+    an opponent one card from a six suit (someone else would finish them), where the
+    normal AI, which credits raising an opponent's danger, does so at times."""
+    from engines.six_suit.ai import sure_elimination
+    from engines.six_suit.chains import chain_move
+
+    normal_gifts = hard_gifts = 0
+    for seed in range(3):
+        state = ENGINE.new_game(n, 40 + seed)
+        rng = random.Random(seed)
+        while ENGINE.outcome(state) is None:
+            seat = min(ENGINE.to_act(state))
+            if state.phase == PLAY and not state.in_free_time() and state.current == seat:
+                normal = ENGINE.ai_action(state, seat, random.Random(4))
+                hard = ENGINE.ai_action(with_level(state, "hard"), seat, random.Random(4))
+                own = ENGINE.determinize(state, seat, random.Random(0))
+                planned = sure_elimination(ENGINE, own, seat) or chain_move(
+                    ENGINE, own, seat, normal)
+                normal_gifts += isinstance(normal, Play) and gives_kill(
+                    state, seat, normal.card, normal.target, normal.pile)
+                hard_gifts += hard != planned and isinstance(hard, Play) and gives_kill(
+                    state, seat, hard.card, hard.target, hard.pile)
+            state = ENGINE.apply(state, seat, ENGINE.ai.choose(ENGINE, state, seat, rng)).state
+    assert normal_gifts > 0 and hard_gifts == 0
