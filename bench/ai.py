@@ -24,19 +24,12 @@ Each win rate has a Wilson 95 % interval. An AI seat "wins" when it is in Outcom
     python -m bench.ai --opponents hard --engines six_suit --players 2 --jobs 3  # same games
     python -m bench.ai --opponents hard --engines six_suit --players 6 --option teams=2
     python -m bench.ai --opponents hard --engines six_suit --players 6 --option teams=2 --side
-    python -m bench.ai --opponents hard --engines six_suit --players 8 --half
 
 ``--option name=value`` (repeatable) sets a table option for every game of the run, e.g.
 Six Suit's teams: the measured seat then wins when its team does, and its fair share is one
 team's. ``--side`` makes a hard row of a team game side against side: the measured seat's
 teammates play hard too (a table's ``ai_level`` is every AI seat's), the rest normal; the
-game-by-game comparison is then with that whole side normal. ``--half`` makes a hard row of
-an everyone-for-themselves game half hard: every other seat from the measured one (n // 2
-seats) plays hard, the rest normal, and each hard seat is compared with a normal AI in that
-seat of the same game all normal (the row's difference is the mean over the hard seats).
-Why: a table set to hard makes every AI seat hard, and one hard seat among seven normal
-ones measures a per-seat difference of one point with an interval of about ±3 at 600
-games; counting n // 2 seats a game narrows it.
+game-by-game comparison is then with that whole side normal.
 """
 
 from __future__ import annotations
@@ -194,25 +187,6 @@ def _enforcement_record(state: Any, counter: Counter) -> None:
             counter[f"{own} wrong"] += 1
 
 
-LAYOUTS = ("seat", "side", "half")  # who plays hard in a hard row: see hard_seats
-
-
-def hard_seats(engine: Any, n: int, seed: int, options: dict[str, Any] | None, me: int,
-               layout: str) -> frozenset[int]:
-    """The seats that play hard in a hard row's game: the measured seat alone ("seat"), its
-    whole side in a team game ("side", `side_of`), or every other seat from it in a game
-    without teams ("half": n // 2 seats, so hard and normal seats alternate round the
-    table)."""
-    if layout == "side":
-        return side_of(engine, n, seed, options, me)
-    if layout == "half":
-        if getattr(engine.parse_options(options), "teams", 0):
-            raise ValueError(f"{engine.name}: --half is for tables without teams (a team "
-                             "game's hard row is --side)")
-        return frozenset((me + 2 * j) % n for j in range(n // 2))
-    return frozenset({me})
-
-
 def side_of(engine: Any, n: int, seed: int, options: dict[str, Any] | None,
             me: int) -> frozenset[int]:
     """The seats on `me`'s side of a team game (teammates included), from the game's own
@@ -226,13 +200,10 @@ def side_of(engine: Any, n: int, seed: int, options: dict[str, Any] | None,
 
 def _games(engine: Any, n: int, opponents: str, numbers: range, first_seed: int,
            options: dict[str, Any] | None = None,
-           layout: str = "seat") -> tuple[Tally, list[float]]:
-    """Games `numbers` of a row (game g: seed first_seed + g, measured seat g % n). In a
-    hard row `layout` says who plays hard (`hard_seats`): with "side" the measured seat's
-    teammates too (a table's `ai_level` is every AI seat's, so hard against normal is then
-    side against side; only the measured seat is tallied, a team win being one win); with
-    "half" every other seat, each tallied, and the game's difference is the mean over them
-    of won minus won by a normal AI in that seat of the same game all normal."""
+           side: bool = False) -> tuple[Tally, list[float]]:
+    """Games `numbers` of a row (game g: seed first_seed + g, measured seat g % n). With
+    `side` (hard rows of team games), the measured seat's teammates play hard too: a table's
+    `ai_level` is every AI seat's, so hard against normal is then side against side."""
     tally = Tally()
     diffs: list[float] = []
     for g in numbers:
@@ -241,32 +212,30 @@ def _games(engine: Any, n: int, opponents: str, numbers: range, first_seed: int,
         if opponents == "self":
             seats = dict.fromkeys(range(n), "normal")
         elif opponents == "hard":
-            hard = hard_seats(engine, n, first_seed + g, options, me, layout)
+            hard = side_of(engine, n, first_seed + g, options, me) if side else {me}
             seats = {p: ("hard" if p in hard else "normal") for p in range(n)}
-            counted = frozenset({me}) if layout == "side" else None
+            counted = frozenset({me}) if side else None
         else:
             seats = {p: ("normal" if p == me else opponents) for p in range(n)}
         winners = play(engine, n, first_seed + g, seats, tally, options, counted)
         if opponents == "hard":
             same = play(engine, n, first_seed + g, dict.fromkeys(range(n), "normal"), Tally(),
                         options)
-            measured = [me] if layout == "side" else sorted(hard)
-            diffs.append(sum(float(p in winners) - float(p in same) for p in measured)
-                         / len(measured))
+            diffs.append(float(me in winners) - float(me in same))
     return tally, diffs
 
 
 def _games_by_name(name: str, n: int, opponents: str, numbers: range, first_seed: int,
                    options: dict[str, Any] | None = None,
-                   layout: str = "seat") -> tuple[Tally, list[float]]:
+                   side: bool = False) -> tuple[Tally, list[float]]:
     from engines import ENGINES
 
-    return _games(ENGINES[name], n, opponents, numbers, first_seed, options, layout)
+    return _games(ENGINES[name], n, opponents, numbers, first_seed, options, side)
 
 
 def _in_processes(name: str, n: int, opponents: str, games: int, first_seed: int, jobs: int,
                   options: dict[str, Any] | None = None,
-                  layout: str = "seat") -> tuple[Tally, list[float]]:
+                  side: bool = False) -> tuple[Tally, list[float]]:
     """The same games as one process plays (same seeds, same seats), split into `jobs`
     contiguous blocks played by separate processes and merged in game order: only the
     decision times differ (the processes share the CPU)."""
@@ -278,7 +247,7 @@ def _in_processes(name: str, n: int, opponents: str, games: int, first_seed: int
         parts = list(pool.map(_games_by_name, [name] * len(blocks), [n] * len(blocks),
                               [opponents] * len(blocks), blocks,
                               [first_seed] * len(blocks), [options] * len(blocks),
-                              [layout] * len(blocks)))
+                              [side] * len(blocks)))
     tally, diffs = Tally(), []
     for part, part_diffs in parts:
         tally.games += part.games
@@ -297,19 +266,19 @@ def _in_processes(name: str, n: int, opponents: str, games: int, first_seed: int
 
 
 def run(engine: Any, n: int, opponents: str, games: int, first_seed: int, jobs: int = 1,
-        options: dict[str, Any] | None = None, layout: str = "seat") -> dict:
+        options: dict[str, Any] | None = None, side: bool = False) -> dict:
     """One row. A hard row also plays every game with the normal AI in the hard seat (the
     same seed, so the same deals): the fair share to beat is that normal seat's win rate,
     and `paired` is the mean difference, game by game, with its 95 % interval. With
     `jobs` > 1 the same games are shared out to that many processes (`_in_processes`)."""
     if jobs > 1:
         tally, diffs = _in_processes(engine.name, n, opponents, games, first_seed, jobs,
-                                     options, layout)
+                                     options, side)
     else:
-        tally, diffs = _games(engine, n, opponents, range(games), first_seed, options, layout)
+        tally, diffs = _games(engine, n, opponents, range(games), first_seed, options, side)
     extra: dict[str, Any] = {}
     if diffs:
-        hard_rate = sum(tally.seat_wins.values()) / sum(tally.seat_games.values())
+        hard_rate = sum(tally.seat_wins.values()) / tally.games
         normal_rate = hard_rate - sum(diffs) / len(diffs)
         mean = sum(diffs) / len(diffs)
         sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1))
@@ -319,9 +288,10 @@ def run(engine: Any, n: int, opponents: str, games: int, first_seed: int, jobs: 
                  "normal_same_seat": normal_rate,
                  "normal_same_seat_ci95": wilson(normal_rate * len(diffs), len(diffs)),
                  "paired": mean, "paired_ci95": (mean - half, mean + half)}
-    # wins of one measured seat a game (every seat is measured in self rows, n // 2 in half
-    # rows, one otherwise)
-    wins = sum(tally.seat_wins.values()) * tally.games / max(1, sum(tally.seat_games.values()))
+    if opponents == "self":
+        wins = sum(tally.seat_wins.values()) / n
+    else:
+        wins = float(sum(tally.seat_wins.values()))
     low, high = wilson(wins, tally.games)
     teams = getattr(engine.parse_options(options), "teams", 0)
     share = 1 / teams if teams >= 2 else 1 / n
@@ -353,21 +323,15 @@ def main(argv: list[str] | None = None) -> int:
                         "results, only the decision times are then measured under that load")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a table option for every game, e.g. teams=2 (repeatable)")
-    layout = parser.add_mutually_exclusive_group()
-    layout.add_argument("--side", action="store_true",
+    parser.add_argument("--side", action="store_true",
                         help="hard rows of team games: the measured seat's teammates play "
                         "hard too (side against side, as at a table set to hard)")
-    layout.add_argument("--half", action="store_true",
-                        help="hard rows without teams: every other seat plays hard (n // 2), "
-                        "each compared with a normal AI in its seat of the same game")
     args = parser.parse_args(argv)
     options = dict(o.split("=", 1) for o in args.option) or None
     print(f"# bench.ai — {machine()}; {args.games} games per row, AI seat rotating"
           + (f", {args.jobs} processes" if args.jobs > 1 else "")
           + "".join(f", {k}={v}" for k, v in (options or {}).items())
-          + (", hard rows: the measured seat's whole side hard" if args.side else "")
-          + (", hard rows: every other seat hard" if args.half else ""))
-    layout = "side" if args.side else "half" if args.half else "seat"
+          + (", hard rows: the measured seat's whole side hard" if args.side else ""))
     results = []
     for name, engine in pick_engines(args.engines).items():
         counts = sorted({min(max(int(p), engine.min_players), engine.max_players)
@@ -376,12 +340,12 @@ def main(argv: list[str] | None = None) -> int:
             for opp in args.opponents.split(","):
                 wall = time.perf_counter()
                 r = run(engine, n, opp, args.games, args.seed, args.jobs, options,
-                        layout if opp == "hard" else "seat")
+                        args.side and opp == "hard")
                 r["wall_s"] = time.perf_counter() - wall
                 results.append(r)
                 low, high = r["ci95"]
-                who = {"self": "every seat normal AI", "hard": "half hard vs normal"
-                       if args.half else "hard AI vs normal AIs"}.get(opp, f"normal AI vs {opp}")
+                who = {"self": "every seat normal AI", "hard": "hard AI vs normal AIs"}.get(
+                    opp, f"normal AI vs {opp}")
                 line = (f"{name:12} {n}p  {who:24} games {r['games']:4}  win "
                         f"{r['win_rate']:6.1%} [{low:.1%}, {high:.1%}]  share {r['share']:.0%}")
                 if opp == "self":
@@ -396,7 +360,7 @@ def main(argv: list[str] | None = None) -> int:
                     pl, ph = r["paired_ci95"]
                     print(f"{'':16}fair share: a normal AI in the same seats (same seeds) won "
                           f"{r['normal_same_seat']:.1%} [{nl:.1%}, {nh:.1%}]; hard minus "
-                          f"normal{' per hard seat' if args.half else ''}, game by game: {r['paired']:+.1%} [{pl:+.1%}, {ph:+.1%}]",
+                          f"normal, game by game: {r['paired']:+.1%} [{pl:+.1%}, {ph:+.1%}]",
                           flush=True)
                 if r["roles"]:
                     what = "round win rate" if name == "suit_taboo" else "points per match"
