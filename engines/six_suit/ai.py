@@ -402,9 +402,10 @@ def is_large(s: SixSuitState) -> bool:
 # finished later by their maker once (two kills in three came that way). The hard level
 # there judges moves as the normal AI does, less `GIFT` for such a play (`large_value`);
 # a setup it finishes itself in the same turn is the chain planner's move, taken first.
-# One hard seat against normal ones (1,200 games, seeds 2000-2599 and 5000-5599): better
-# at 6 players, only just at 7; 600 games: not shown at 5 or 8-12, a little lower than the
-# hard before it at 8-12 (inside the noise). README, "no gifts of a kill".
+# One hard seat against normal ones, every declared row together: better at 5 players
+# (+4.2 points, 1,200 games), 6 (+4.8, 1,200) and 7 (+2.2, 1,800); not shown at 8-12 (600
+# games each, a little lower than the hard before it, inside the noise). README, "no gifts
+# of a kill".
 GIFT = 10.0
 
 
