@@ -198,11 +198,11 @@ def rank(engine: Any, s: SixSuitState, seat: int, rng: random.Random) -> list[An
     legal = list(engine.legal_actions(s, seat))
     if not legal or isinstance(legal[0], Predict):
         return [choose(s, seat, legal, rng)] if legal else []
-    large = is_large(s)
     if isinstance(legal[0], Consent | Veto):
-        # at a large table only the first is played (`LARGE_PLAN`): the normal answer
-        return [choose(s, seat, legal, rng)] if large else legal
-    judge = large_value if large else move_value
+        # the normal answer first: at a large table only the first is played (`LARGE_PLAN`)
+        first = choose(s, seat, legal, rng)
+        return [first, *(a for a in legal if a != first)]
+    judge = large_value if is_large(s) else move_value
     return sorted(legal, key=lambda a: -judge(s, seat, a))
 
 
