@@ -39,6 +39,7 @@ import math
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,11 +86,13 @@ class Tally:
 
 def play(engine: Any, n: int, seed: int, seats: dict[int, str], tally: Tally,
          options: dict[str, Any] | None = None,
-         counted: frozenset[int] | None = None) -> frozenset:
+         counted: frozenset[int] | None = None,
+         observe: Callable[[Any, int, Any, Any], None] | None = None) -> frozenset:
     """One game; `seats` maps seat -> "normal" / "hard" (an AI) or "random" / "baseline";
     `options` are the table's options (the game's defaults when None). Wins are tallied for
     the seats of the measured kind, or for `counted` alone when given (a hard side: only
-    the measured seat, its teammates' wins being the same win)."""
+    the measured seat, its teammates' wins being the same win). `observe(state, seat,
+    action, step)` sees every move with the state before it (`bench.six_suit_seat`)."""
     rng = random.Random(seed)
     state = engine.new_game(n, seed, engine.parse_options(options))
     declined: set[int] = set()
@@ -121,7 +124,10 @@ def play(engine: Any, n: int, seed: int, seats: dict[int, str], tally: Tally,
                     raise RuntimeError(f"{engine.name}: every seat declined (seed {seed})")
                 continue
         before = _round_record(state)
-        state = engine.apply(state, seat, action).state
+        step = engine.apply(state, seat, action)
+        if observe is not None:
+            observe(state, seat, action, step)
+        state = step.state
         declined = set()
         after = _round_record(state)
         if after is not None and after is not before:

@@ -84,3 +84,27 @@ def test_win_model_for_a_range_of_sizes_fits_one_model_and_reports_each_size(cap
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(":")[0] for line in lines[:2]] == [" 5 players", " 6 players"]
     assert len(lines[2].strip("()").split(",")) == len(LARGE_MODEL)
+
+
+def test_seat_comparison_plays_the_games_bench_ai_plays():
+    """The seat tool's games are bench.ai's hard rows (same seeds, seats, levels): the win
+    differences game by game are the same."""
+    from bench.ai import run
+    from bench.six_suit_seat import compare
+
+    _hard, _normal, diffs = compare(5, 3, 9000)
+    assert diffs == run(ENGINES["six_suit"], 5, "hard", 3, 9000)["diffs"]
+
+
+def test_seat_tallies_add_up_kills_by_setup_and_points_by_source():
+    """Every kill is counted under exactly one kind of setup, the seat is eliminated at most
+    once a game, and kill, survival and payout points make up the final score."""
+    from bench.six_suit_seat import seat_game
+
+    for g in range(4):
+        c = seat_game(6, 9100 + g, g % 6, hard=g % 2 == 0)
+        by_setup = sum(v for k, v in c.items() if k.startswith("kills after"))
+        assert by_setup == c["kills"]
+        assert c["eliminated"] <= 1 and c["games"] == 1
+        assert c["points: kills"] + c["points: survival"] + c["points: payout"] == c["score"]
+        assert c["points: survival"] >= 0 and c["points: kills"] >= c["kills"]
