@@ -18,6 +18,15 @@ CONFIRM = "✅"
 SYNC_EVERY = 50
 
 
+def dm_messages(fake: FakeDiscord, user: User) -> list[Message]:
+    """Every message the bot posted in `user`'s DMs, oldest first (deleted ones included);
+    unlike `dm_updates`, a later edit of one of them does not count again."""
+    channel = fake._dm_channels.get(user.id)
+    if channel is None:
+        return []
+    return fake.channel_messages(channel, include_deleted=True)
+
+
 def dm_updates(fake: FakeDiscord, user: User) -> list[MessageVersion]:
     """Every state the bot showed in `user`'s DMs, oldest first: each new DM and each edit
     of the living one (deleted DMs included)."""
