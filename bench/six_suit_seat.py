@@ -6,9 +6,8 @@ measured seat, per game both ways side by side: kills (their points; after whose
 killer's own, the victim's own, a third player's, by how many seats before the killer;
 in an extra-turn chain; as a ghost), the setups it made (an opponent raised to one card
 from a six suit after free time, its own chains' included: who finished them, or whether
-they escaped), how it was
-eliminated (by whom, in seats after it; after whose setup), points by source (kills,
-survival, payout), final score, rank and wins. Why: the win-rate difference alone says
+they escaped), how it was eliminated (by whom, in seats after it; after whose setup),
+points by source (kills, survival, payout), final score, rank and wins. Why: the win-rate difference alone says
 nothing of where a hard variant gains or loses (issue 19, 8-12 players).
 
     python -m bench.six_suit_seat --players 8 --games 400 --seed 9000
