@@ -59,6 +59,15 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def paired_ci95(diffs: list[float]) -> tuple[float, float, float]:
+    """The mean of game-by-game differences and its 95 % interval (normal approximation):
+    the "hard minus normal" figure of every hard row (`run`, `bench.six_suit_seat`)."""
+    mean = sum(diffs) / len(diffs)
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1))
+    half = 1.96 * sd / math.sqrt(len(diffs))
+    return mean, mean - half, mean + half
+
+
 def baseline_move(engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
     """The game's rule-aware baseline (`engine.ai.baseline`, a one-line heuristic per game,
     documented in its AI module), given the real state: it reads only its own hand, role or
@@ -286,14 +295,12 @@ def run(engine: Any, n: int, opponents: str, games: int, first_seed: int, jobs: 
     if diffs:
         hard_rate = sum(tally.seat_wins.values()) / tally.games
         normal_rate = hard_rate - sum(diffs) / len(diffs)
-        mean = sum(diffs) / len(diffs)
-        sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1))
-        half = 1.96 * sd / math.sqrt(len(diffs))
+        mean, low, high = paired_ci95(diffs)
         extra = {"diffs": diffs, "decision_ms": [t * 1e3 for t in tally.decisions],
                  "wall_ms": [t * 1e3 for t in tally.walls],
                  "normal_same_seat": normal_rate,
                  "normal_same_seat_ci95": wilson(normal_rate * len(diffs), len(diffs)),
-                 "paired": mean, "paired_ci95": (mean - half, mean + half)}
+                 "paired": mean, "paired_ci95": (low, high)}
     if opponents == "self":
         wins = sum(tally.seat_wins.values()) / n
     else:

@@ -19,7 +19,7 @@ import argparse
 from collections import Counter
 from typing import Any
 
-from bench.ai import Tally, play
+from bench.ai import Tally, paired_ci95, play
 from engines import ENGINES
 from engines.six_suit.cards import is_six_suit, reaches
 
@@ -132,11 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     for key in sorted(set(hard) | set(normal)):
         h, m = hard[key] / g, normal[key] / g
         print(f"{key:52} hard {h:7.3f}  normal {m:7.3f}  diff {h - m:+7.3f}")
-    mean = sum(diffs) / g
-    sd = (sum((d - mean) ** 2 for d in diffs) / max(1, g - 1)) ** 0.5
-    half = 1.96 * sd / g ** 0.5
-    print(f"wins, hard minus normal, game by game: {mean:+.1%} [{mean - half:+.1%}, "
-          f"{mean + half:+.1%}]")
+    mean, low, high = paired_ci95(diffs)
+    print(f"wins, hard minus normal, game by game: {mean:+.1%} [{low:+.1%}, {high:+.1%}]")
     return 0
 
 
