@@ -101,7 +101,7 @@ def seat_game(n: int, seed: int, me: int, hard: bool) -> Counter:
         log(s, seat, action, step)
         scores[:] = step.state.scores
 
-    winners = play(engine, n, seed, seats, Tally(), observe=observe)
+    winners = play(engine, n, seed, seats, Tally(), observe=observe).winners
     return log.finish(scores, me in winners)
 
 
