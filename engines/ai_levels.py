@@ -22,8 +22,7 @@
   Six Suit at large tables: its ranking that gives no one an easy kill).
   From `SearchPlan.larger_from` players on, the game's `larger` plan is searched instead
   (Taboo: at 5 and 6 players a shorter horizon judged by a fitted chance to win, with
-  budgets of their own), at tables `SearchPlan.larger_when` accepts (Six Suit: everyone
-  for themselves, not teams).
+  budgets of their own; Six Suit: from 5 players, teams or not, its unsearched ranking).
 """
 
 from __future__ import annotations
@@ -76,22 +75,16 @@ class SearchPlan:
     # instead of this one (a large table's search can need another size, gate or horizon)
     larger_from: int = 0
     larger: SearchPlan | None = None
-    # larger_when(state): whether a table of `larger_from` players or more takes the
-    # `larger` plan (None: always), e.g. only everyone-for-themselves games, not teams
-    larger_when: Callable[[Any], bool] | None = None
 
-    def at(self, players: int, state: Any = None) -> SearchPlan:
-        """The plan for a table of `players` (a `larger` plan may have a larger one again);
-        given the table's `state`, a `larger` plan only where its `larger_when` accepts it
-        (without a state, the number of players alone decides)."""
-        if self.larger is not None and 0 < self.larger_from <= players and (
-                state is None or self.larger_when is None or self.larger_when(state)):
-            return self.larger.at(players, state)
+    def at(self, players: int) -> SearchPlan:
+        """The plan for a table of `players` (a `larger` plan may have a larger one again)."""
+        if self.larger is not None and 0 < self.larger_from <= players:
+            return self.larger.at(players)
         return self
 
     def for_state(self, state: Any) -> SearchPlan:
-        """The plan for this table (`at` its number of players, asking `larger_when`)."""
-        return self.at(getattr(state, "n", 2), state)
+        """The plan for this table (`at` its number of players)."""
+        return self.at(getattr(state, "n", 2))
 
 
 DEFAULT_PLAN = SearchPlan()

@@ -1,6 +1,6 @@
-"""Six Suit's hard level at large tables (5 to 12 players, everyone for themselves): no
-search, its own move ranking (`rank` by `large_value`: no gifts of a kill), used only
-there; every other table's hard moves are unchanged."""
+"""Six Suit's hard level at large tables (5 to 12 players, teams or not): no search, its
+own move ranking (`rank` by `large_value`: no gifts of a kill), used only there; the hard
+moves at 2 to 4 players (4 in 2 teams included) are unchanged."""
 
 from __future__ import annotations
 
@@ -40,26 +40,26 @@ def _hard_play_moves(n: int, teams: int, seed: int = 11, count: int = 10) -> str
 # As main played them before the large-table ranking (a33ab5d).
 HARD_PLAY_DIGESTS = {
     (2, 0): "fb3cd7f2bc89d047", (3, 0): "2555f11c398720f1", (4, 0): "954a7fd87f46e6f0",
-    (4, 2): "1b907e9a2b7cc581", (6, 2): "f76ce3170189bd49", (6, 3): "c7701cb72fe777d0",
-    (8, 4): "aed28f5f06646559",
+    (4, 2): "1b907e9a2b7cc581",
 }
 
 
 @pytest.mark.parametrize(("n", "teams"), sorted(HARD_PLAY_DIGESTS))
-def test_hard_plays_at_two_to_four_players_and_in_teams_hash_as_before(n, teams):
-    """The large-table ranking changes no hard play at 2, 3 or 4 players, nor in team games
-    of any size: the hard moves at PLAY decisions of a normal deal hash as they did."""
+def test_hard_plays_at_two_to_four_players_hash_as_before(n, teams):
+    """The large-table ranking changes no hard play at 2, 3 or 4 players (4 in 2 teams
+    too): the hard moves at PLAY decisions of a normal deal hash as they did."""
     assert _hard_play_moves(n, teams) == HARD_PLAY_DIGESTS[(n, teams)]
 
 
 @pytest.mark.parametrize(("n", "teams", "large"), [
-    (2, 0, False), (3, 0, False), (4, 0, False), (4, 2, False), (6, 2, False),
-    (6, 3, False), (8, 4, False), (12, 6, False),
+    (2, 0, False), (3, 0, False), (4, 0, False), (4, 2, False), (6, 2, True),
+    (6, 3, True), (8, 4, True), (12, 6, True), (12, 2, True),
     (5, 0, True), (6, 0, True), (7, 0, True), (8, 0, True), (12, 0, True)])
-def test_large_plan_is_used_only_at_five_or_more_players_without_teams(n, teams, large):
+def test_large_plan_is_used_at_five_or_more_players_teams_or_not(n, teams, large):
     """The hard level takes the large-table plan (its own ranking, unsearched) at 5 to 12
-    players everyone for themselves; at 2-4 players and in team games of any size it keeps
-    the search around the normal move."""
+    players, in teams or not (team tables since the screens of 2026-11-25: side against
+    side it beat normal by more than the search did); at 2-4 players, 4 in 2 teams
+    included, it keeps the search around the normal move."""
     from engines.six_suit.ai import LARGE_PLAN, PLAN
 
     state = ENGINE.new_game(n, 3, {"teams": teams})
@@ -69,12 +69,13 @@ def test_large_plan_is_used_only_at_five_or_more_players_without_teams(n, teams,
         assert plan is PLAN and plan.candidates == 3 and plan.own_first_at == 0
 
 
-@pytest.mark.parametrize("n", [5, 8, 12])
+@pytest.mark.parametrize(("n", "teams"), [(5, 0), (8, 0), (12, 0), (6, 2), (6, 3), (8, 4),
+                                          (12, 2), (12, 6)])
 def test_hard_at_large_tables_plays_its_planned_or_own_first_move_without_a_search(
-        n, monkeypatch):
-    """At 5+ players everyone for themselves, hard plays a sure elimination or the chain
-    planner's move when it has one, else the first move of its own ranking: no playout is
-    ever simulated."""
+        n, teams, monkeypatch):
+    """At 5+ players, teams or not, hard plays a sure elimination or the chain planner's
+    move when it has one, else the first move of its own ranking: no playout is ever
+    simulated."""
     import engines.ai_levels as levels
     from engines.six_suit.ai import sure_elimination
     from engines.six_suit.chains import chain_move
@@ -83,7 +84,7 @@ def test_hard_at_large_tables_plays_its_planned_or_own_first_move_without_a_sear
         raise AssertionError("a large table's hard move was searched")
 
     monkeypatch.setattr(levels, "_playout", no_playout)
-    state = ENGINE.new_game(n, 21)
+    state = ENGINE.new_game(n, 21, {"teams": teams})
     rng = random.Random(21)
     checked = 0
     while ENGINE.outcome(state) is None and checked < 12:
@@ -122,6 +123,18 @@ def test_gives_kill_is_a_play_that_leaves_an_opponent_one_card_from_a_six_suit()
     assert not gives_kill(state, 2, red, 2, 4)  # the seat's own pile
     state.round = 0
     assert not gives_kill(state, 0, red, 2, 4)  # free time
+
+
+def test_gives_kill_in_teams_is_a_setup_on_an_opponent_never_on_a_teammate():
+    """Rule (hard, large team tables): the same five-reds play is a gift of a kill on an
+    opponent, and none on a teammate (teammates never eliminate each other)."""
+    state = ENGINE.new_game(6, 3, {"teams": 2})  # seats 0, 2, 4 against 1, 3, 5
+    state.round = state.options.free_time_rounds
+    _four_red_tops(state, 2)
+    _four_red_tops(state, 3)
+    red = card_of(1, 0, 1)
+    assert not gives_kill(state, 0, red, 2, 4)  # seat 2 is seat 0's teammate
+    assert gives_kill(state, 0, red, 3, 4)
 
 
 @pytest.mark.parametrize("n", [5, 8, 12])
