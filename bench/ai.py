@@ -24,19 +24,17 @@ Each win rate has a Wilson 95 % interval. An AI seat "wins" when it is in Outcom
     python -m bench.ai --opponents hard --engines six_suit --players 2 --jobs 3  # same games
     python -m bench.ai --opponents hard --engines six_suit --players 6 --option teams=2
     python -m bench.ai --opponents hard --engines six_suit --players 6 --option teams=2 --side
-    python -m bench.ai --opponents hard --engines six_suit --players 10 --half
 
 ``--option name=value`` (repeatable) sets a table option for every game of the run, e.g.
 Six Suit's teams: the measured seat then wins when its team does, and its fair share is one
 team's. ``--side`` makes a hard row of a team game side against side: the measured seat's
 teammates play hard too (a table's ``ai_level`` is every AI seat's), the rest normal; the
-game-by-game comparison is then with that whole side normal. ``--half`` makes a hard row of
-a game without teams half a table against half: every other seat plays hard (the even seats
-in even games, the odd ones in odd games); a game counts as the hard seats' share of its win,
-compared game by game with those seats' share when everyone plays normal. More seats are
-measured in each game, so at a large table it tells hard from normal with fewer games than
-one hard seat does. Every hard row also prints the hard seats' points per game, hard minus
-normal, game by game.
+game-by-game comparison is then with that whole side normal. Every hard row also prints the
+hard seats' points per game, hard minus normal, game by game: at a large table, where a seat
+wins one game in 8 to 12, points tell a small difference apart with fewer games than wins.
+(A hard row of a game without teams keeps one hard seat: with hard and normal seats
+alternating, Six Suit's figures measure the layout, not the level; README, "A measurement
+that misled".)
 """
 
 from __future__ import annotations
@@ -98,10 +96,8 @@ class Tally:
     # per role: [sum, count] of round wins (Suit Taboo: joker / ace) or match points
     # (Suspense: dealer / not), for the measured seats
     roles: dict = field(default_factory=dict)
-    # hard rows: per game, the hard seats' mean points minus theirs with everyone normal;
-    # `--half` rows: per game, the hard seats' share of the win (`win_share`)
+    # hard rows: per game, the hard seats' mean points minus theirs with everyone normal
     points: list[float] = field(default_factory=list)
-    credits: list[float] = field(default_factory=list)
 
 
 def play(engine: Any, n: int, seed: int, seats: dict[int, str], tally: Tally,
@@ -225,27 +221,14 @@ def side_of(engine: Any, n: int, seed: int, options: dict[str, Any] | None,
     return frozenset(p for p in range(n) if faction(p) == faction(me))
 
 
-def half_of(n: int, g: int) -> frozenset[int]:
-    """The hard seats of game `g` of a `--half` row: every other seat, the even seats in
-    even games and the odd seats in odd games, so each seat is hard in half the games."""
-    return frozenset(p for p in range(n) if p % 2 == g % 2)
-
-
-def win_share(winners: frozenset[int], seats: frozenset[int]) -> float:
-    """The part of a game's win that went to `seats` (a tie shares the win equally)."""
-    return len(winners & seats) / len(winners) if winners else 0.0
-
-
 def _games(engine: Any, n: int, opponents: str, numbers: range, first_seed: int,
-           options: dict[str, Any] | None = None, side: bool = False,
-           half: bool = False) -> tuple[Tally, list[float]]:
+           options: dict[str, Any] | None = None,
+           side: bool = False) -> tuple[Tally, list[float]]:
     """Games `numbers` of a row (game g: seed first_seed + g, measured seat g % n). With
     `side` (hard rows of team games), the measured seat's teammates play hard too: a table's
-    `ai_level` is every AI seat's, so hard against normal is then side against side. With
-    `half` (hard rows without teams), every other seat plays hard (`half_of`) and a game
-    counts as the hard seats' share of its win (`win_share`), against those same seats'
-    share with everyone normal. Every hard row also keeps, game by game, the hard seats'
-    mean points minus the same seats' mean points with everyone normal (`tally.points`)."""
+    `ai_level` is every AI seat's, so hard against normal is then side against side. Every
+    hard row also keeps, game by game, the hard seats' mean points minus the same seats'
+    mean points with everyone normal (`tally.points`)."""
     tally = Tally()
     diffs: list[float] = []
     for g in numbers:
@@ -254,10 +237,7 @@ def _games(engine: Any, n: int, opponents: str, numbers: range, first_seed: int,
         if opponents == "self":
             seats = dict.fromkeys(range(n), "normal")
         elif opponents == "hard":
-            if half:
-                hard = half_of(n, g)
-            else:
-                hard = side_of(engine, n, first_seed + g, options, me) if side else {me}
+            hard = side_of(engine, n, first_seed + g, options, me) if side else {me}
             seats = {p: ("hard" if p in hard else "normal") for p in range(n)}
             counted = frozenset({me}) if side else None
         else:
@@ -266,11 +246,7 @@ def _games(engine: Any, n: int, opponents: str, numbers: range, first_seed: int,
         if opponents == "hard":
             same = play(engine, n, first_seed + g, dict.fromkeys(range(n), "normal"), Tally(),
                         options)
-            if half:
-                tally.credits.append(win_share(outcome.winners, hard))
-                diffs.append(tally.credits[-1] - win_share(same.winners, hard))
-            else:
-                diffs.append(float(me in outcome.winners) - float(me in same.winners))
+            diffs.append(float(me in outcome.winners) - float(me in same.winners))
             tally.points.append(sum(outcome.scores[p] - same.scores[p] for p in hard)
                                 / len(hard))
     return tally, diffs
@@ -278,15 +254,15 @@ def _games(engine: Any, n: int, opponents: str, numbers: range, first_seed: int,
 
 def _games_by_name(name: str, n: int, opponents: str, numbers: range, first_seed: int,
                    options: dict[str, Any] | None = None,
-                   side: bool = False, half: bool = False) -> tuple[Tally, list[float]]:
+                   side: bool = False) -> tuple[Tally, list[float]]:
     from engines import ENGINES
 
-    return _games(ENGINES[name], n, opponents, numbers, first_seed, options, side, half)
+    return _games(ENGINES[name], n, opponents, numbers, first_seed, options, side)
 
 
 def _in_processes(name: str, n: int, opponents: str, games: int, first_seed: int, jobs: int,
                   options: dict[str, Any] | None = None,
-                  side: bool = False, half: bool = False) -> tuple[Tally, list[float]]:
+                  side: bool = False) -> tuple[Tally, list[float]]:
     """The same games as one process plays (same seeds, same seats), split into `jobs`
     contiguous blocks played by separate processes and merged in game order: only the
     decision times differ (the processes share the CPU)."""
@@ -298,7 +274,7 @@ def _in_processes(name: str, n: int, opponents: str, games: int, first_seed: int
         parts = list(pool.map(_games_by_name, [name] * len(blocks), [n] * len(blocks),
                               [opponents] * len(blocks), blocks,
                               [first_seed] * len(blocks), [options] * len(blocks),
-                              [side] * len(blocks), [half] * len(blocks)))
+                              [side] * len(blocks)))
     tally, diffs = Tally(), []
     for part, part_diffs in parts:
         tally.games += part.games
@@ -313,27 +289,23 @@ def _in_processes(name: str, n: int, opponents: str, games: int, first_seed: int
             mine[0] += total
             mine[1] += count
         tally.points += part.points
-        tally.credits += part.credits
         diffs += part_diffs
     return tally, diffs
 
 
 def run(engine: Any, n: int, opponents: str, games: int, first_seed: int, jobs: int = 1,
-        options: dict[str, Any] | None = None, side: bool = False,
-        half: bool = False) -> dict:
+        options: dict[str, Any] | None = None, side: bool = False) -> dict:
     """One row. A hard row also plays every game with the normal AI in the hard seat (the
     same seed, so the same deals): the fair share to beat is that normal seat's win rate,
     and `paired` is the mean difference, game by game, with its 95 % interval; `points` is
-    the same for the hard seats' mean points. `half`: see `_games`. With
-    `jobs` > 1 the same games are shared out to that many processes (`_in_processes`)."""
+    the same for the hard seats' mean points. With `jobs` > 1 the same games are shared out to that many processes (`_in_processes`)."""
     if jobs > 1:
         tally, diffs = _in_processes(engine.name, n, opponents, games, first_seed, jobs,
-                                     options, side, half)
+                                     options, side)
     else:
-        tally, diffs = _games(engine, n, opponents, range(games), first_seed, options, side,
-                              half)
+        tally, diffs = _games(engine, n, opponents, range(games), first_seed, options, side)
     extra: dict[str, Any] = {}
-    won = sum(tally.credits) if half else float(sum(tally.seat_wins.values()))
+    won = float(sum(tally.seat_wins.values()))
     if diffs:
         hard_rate = won / tally.games
         points, points_low, points_high = paired_ci95(tally.points)
@@ -349,8 +321,6 @@ def run(engine: Any, n: int, opponents: str, games: int, first_seed: int, jobs: 
     low, high = wilson(wins, tally.games)
     teams = getattr(engine.parse_options(options), "teams", 0)
     share = 1 / teams if teams >= 2 else 1 / n
-    if half:
-        share = sum(len(half_of(n, g)) for g in range(games)) / (n * games)
     return {"engine": engine.name, "players": n, "opponents": opponents, "games": tally.games,
             "win_rate": wins / tally.games, "ci95": (low, high), "share": share,
             "seat_win_rates": {s: tally.seat_wins[s] / tally.seat_games[s]
@@ -382,18 +352,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--side", action="store_true",
                         help="hard rows of team games: the measured seat's teammates play "
                         "hard too (side against side, as at a table set to hard)")
-    parser.add_argument("--half", action="store_true",
-                        help="hard rows without teams: every other seat plays hard (the "
-                        "even or the odd seats, by game), the rest normal")
     args = parser.parse_args(argv)
-    if args.side and args.half:
-        parser.error("--side and --half are two ways to seat a hard row: choose one")
     options = dict(o.split("=", 1) for o in args.option) or None
     print(f"# bench.ai — {machine()}; {args.games} games per row, AI seat rotating"
           + (f", {args.jobs} processes" if args.jobs > 1 else "")
           + "".join(f", {k}={v}" for k, v in (options or {}).items())
-          + (", hard rows: the measured seat's whole side hard" if args.side else "")
-          + (", hard rows: every other seat hard" if args.half else ""))
+          + (", hard rows: the measured seat's whole side hard" if args.side else ""))
     results = []
     for name, engine in pick_engines(args.engines).items():
         counts = sorted({min(max(int(p), engine.min_players), engine.max_players)
@@ -402,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
             for opp in args.opponents.split(","):
                 wall = time.perf_counter()
                 r = run(engine, n, opp, args.games, args.seed, args.jobs, options,
-                        args.side and opp == "hard", args.half and opp == "hard")
+                        args.side and opp == "hard")
                 r["wall_s"] = time.perf_counter() - wall
                 results.append(r)
                 low, high = r["ci95"]

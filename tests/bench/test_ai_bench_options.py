@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.ai import Tally, half_of, play, run, side_of, win_share
+from bench.ai import Tally, play, run, side_of
 from engines import ENGINES
 from engines.core import InvalidActionError, Outcome
 
@@ -71,46 +71,23 @@ def test_a_side_row_plays_the_measured_seat_s_whole_side_hard_and_counts_it_once
     assert row["seat_win_rates"] == {0: 1.0, 1: 1.0} and len(row["diffs"]) == 2
 
 
-def test_a_half_row_seats_every_other_seat_hard_each_seat_in_half_the_games():
-    assert half_of(8, 0) == {0, 2, 4, 6} and half_of(8, 1) == {1, 3, 5, 7}
-    assert half_of(9, 0) == {0, 2, 4, 6, 8} and half_of(9, 3) == {1, 3, 5, 7}
 
-
-def test_a_tied_win_is_shared_between_the_seats_that_tied():
-    assert win_share(frozenset({1, 2}), frozenset({0, 2})) == 0.5
-    assert win_share(frozenset({3}), frozenset({0, 2})) == 0.0
-    assert win_share(frozenset({2}), frozenset({0, 2})) == 1.0
-
-
-def test_a_half_row_compares_the_hard_seats_share_and_points_with_the_same_seats_normal(
+def test_a_hard_row_compares_the_hard_seat_s_points_with_the_same_seat_s_all_normal(
         monkeypatch):
-    """`--half`: game g seats `half_of(n, g)` hard; each game counts the hard seats' share of
-    the win against those seats' share in the same game all normal, and the hard seats'
-    mean points against theirs all normal."""
+    """Every hard row keeps, game by game, the hard seats' mean points minus those same
+    seats' points in the same game played all normal."""
     import bench.ai
 
-    games: list[dict[int, str]] = []
-
     def fake_play(engine, n, seed, seats, tally, options=None, counted=None):
-        games.append(dict(seats))
         tally.games += 1
-        if "hard" in seats.values():  # hard seats win alone, with 3 points each
-            return Outcome({p: 3.0 if seats[p] == "hard" else 0.0 for p in range(n)},
-                           frozenset(p for p in range(n) if seats[p] == "hard"), "end")
-        return Outcome(dict.fromkeys(range(n), 1.0), frozenset({0, 1}), "end")  # a tie
+        hard = [p for p in range(n) if seats[p] == "hard"]
+        for p in hard:  # the hard seat wins alone
+            tally.seat_games[p] += 1
+            tally.seat_wins[p] += 1
+        return Outcome({p: 5.0 if p in hard else float(p) for p in range(n)},
+                       frozenset(hard or [0]), "end")
 
     monkeypatch.setattr(bench.ai, "play", fake_play)
-    row = run(ENGINES["six_suit"], 4, "hard", 2, 7000, half=True)
-    hard_games = [seats for seats in games if "hard" in seats.values()]
-    assert [sorted(p for p, k in seats.items() if k == "hard") for seats in hard_games] == [
-        [0, 2], [1, 3]]
-    assert row["diffs"] == [0.5, 0.5] and row["win_rate"] == 1.0
-    assert row["normal_same_seat"] == 0.5 and row["share"] == 0.5
-    assert row["points_diffs"] == [2.0, 2.0] and row["points"] == 2.0
-
-
-def test_a_half_row_of_real_games_plays_and_reports_both_figures():
-    row = run(ENGINES["six_suit"], 5, "hard", 2, 7000, half=True)
-    assert len(row["diffs"]) == 2 and len(row["points_diffs"]) == 2
-    assert all(-1.0 <= d <= 1.0 for d in row["diffs"])
-    assert row["share"] == pytest.approx((3 + 2) / 10)
+    row = run(ENGINES["six_suit"], 4, "hard", 3, 7000)
+    assert row["points_diffs"] == [5.0 - 0, 5.0 - 1, 5.0 - 2]  # seats 0, 1, 2 in turn
+    assert row["points"] == 4.0 and row["diffs"] == [0.0, 1.0, 1.0]
