@@ -298,7 +298,8 @@ def run(engine: Any, n: int, opponents: str, games: int, first_seed: int, jobs: 
     """One row. A hard row also plays every game with the normal AI in the hard seat (the
     same seed, so the same deals): the fair share to beat is that normal seat's win rate,
     and `paired` is the mean difference, game by game, with its 95 % interval; `points` is
-    the same for the hard seats' mean points. With `jobs` > 1 the same games are shared out to that many processes (`_in_processes`)."""
+    the same for the hard seats' mean points. With `jobs` > 1 the same games are shared out
+    to that many processes (`_in_processes`)."""
     if jobs > 1:
         tally, diffs = _in_processes(engine.name, n, opponents, games, first_seed, jobs,
                                      options, side)

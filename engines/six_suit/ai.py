@@ -448,7 +448,7 @@ def large_value(s: SixSuitState, seat: int, a: Any) -> float:
 # side against side): 6 in 3 teams +9.7 [+4.5, +14.8], 8 in 4 +8.3 [+3.6, +13.1], 6 in 2
 # +9.3 [+4.2, +14.4], at 2-4 ms CPU p95. A gift of a kill there is any setup on an
 # opponent (`gives_kill` asks the seats' factions), and the chain planner and sure
-# eliminations never target a teammate. README, "Six Suit in teams".
+# eliminations never target a teammate. README, "Six Suit team tables of 6 to 12 players".
 LARGE_PLAN = SearchPlan(candidates=1, own_first_at=LARGE_FROM)
 PLAN = SearchPlan(worlds=10, candidates=3, depth=60, my_turns=1, budget=900, max_worlds=10,
                   larger_from=LARGE_FROM, larger=LARGE_PLAN)

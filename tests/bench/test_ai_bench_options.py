@@ -57,8 +57,8 @@ def test_a_side_row_plays_the_measured_seat_s_whole_side_hard_and_counts_it_once
             for seat in counted:
                 tally.seat_games[seat] += 1
                 tally.seat_wins[seat] += 1
-        return Outcome(dict.fromkeys(range(n), 0.0), frozenset(p for p in range(n) if p % 2 == 0),
-                       "end")
+        return Outcome(dict.fromkeys(range(n), 0.0),
+                       frozenset(p for p in range(n) if p % 2 == 0), "end")
 
     monkeypatch.setattr(bench.ai, "play", fake_play)
     row = run(ENGINES["six_suit"], 4, "hard", 2, 7000, options={"teams": 2}, side=True)
@@ -69,7 +69,6 @@ def test_a_side_row_plays_the_measured_seat_s_whole_side_hard_and_counts_it_once
     assert [c for _s, c in hard_games] == [{0}, {1}]
     assert all(set(seats.values()) == {"normal"} for seats in normal_games)
     assert row["seat_win_rates"] == {0: 1.0, 1: 1.0} and len(row["diffs"]) == 2
-
 
 
 def test_a_hard_row_compares_the_hard_seat_s_points_with_the_same_seat_s_all_normal(
