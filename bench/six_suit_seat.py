@@ -7,8 +7,9 @@ killer's own, the victim's own, a third player's, by how many seats before the k
 in an extra-turn chain; as a ghost), the setups it made (an opponent raised to one card
 from a six suit after free time, its own chains' included: who finished them, or whether
 they escaped), how it was eliminated (by whom, in seats after it; after whose setup),
-points by source (kills, survival, payout), final score, rank and wins. Why: the win-rate difference alone says
-nothing of where a hard variant gains or loses (issue 19, 8-12 players).
+points by source (kills, survival, payout), final score, rank and wins. Why: the win-rate
+difference alone says nothing of where a hard variant gains or loses (issue 19, 8-12
+players).
 
     python -m bench.six_suit_seat --players 8 --games 400 --seed 9000
 """
@@ -95,14 +96,8 @@ def seat_game(n: int, seed: int, me: int, hard: bool) -> Counter:
     engine = ENGINES["six_suit"]
     log = SeatLog(me)
     seats = {p: ("hard" if hard and p == me else "normal") for p in range(n)}
-    scores: list[int] = []
-
-    def observe(s: Any, seat: int, action: Any, step: Any) -> None:
-        log(s, seat, action, step)
-        scores[:] = step.state.scores
-
-    winners = play(engine, n, seed, seats, Tally(), observe=observe).winners
-    return log.finish(scores, me in winners)
+    outcome = play(engine, n, seed, seats, Tally(), observe=log)
+    return log.finish([int(outcome.scores[p]) for p in range(n)], me in outcome.winners)
 
 
 def compare(n: int, games: int, first_seed: int) -> tuple[Counter, Counter, list[float]]:
