@@ -42,7 +42,7 @@ def test_the_match_cap_at_its_lower_limit_ends_the_game_after_one_match():
     `max_matches=1` the first match ends the game, the highest score wins."""
     s = deal(["⚪1 ⚪2 ⚪3 ⚪4", "⚪6 ⚫1 ⚫2 ⚫3 ⚫5"], ["❗", "⚪5 ⚫4"], "⚫6", turn=0,
              options={"max_matches": 1})
-    s, ev = run(s, PASS, PASS)
+    s, _ = run(s, PASS, PASS)
     out = E.outcome(s)
     assert out is not None and out.winners == {1} and "safety cap" in out.reason
     assert E.to_act(s) == frozenset() and s.scores == [0, 2]
