@@ -794,25 +794,27 @@ class HiddenRulesEngine(Engine[HiddenRulesState, Action]):
             self._change(s, {taker: 1})
             events.append(public("trick_taken", f"{{P{taker}}} takes the trick: +1 point "
                                  f"(now {s.scores[taker]}).", seat=taker))
-            best = max(s.scores)
-            if best >= s.options.target:
-                s.winners = frozenset(p for p in range(s.n) if s.scores[p] == best)
-                # The reason is shown as is (no seat placeholders); the event names the
-                # winners. The target is checked only when a trick is collected, so the
-                # winning score can be past it (enforcements score too): say both numbers.
-                target, score = _points(s.options.target), _points(best)
-                if best == s.options.target:
-                    reason = f"Target of {target} reached."
-                else:
-                    each = " each" if len(s.winners) > 1 else ""
-                    who = "winners end" if each else "winner ends"
-                    reason = f"Target of {target} passed: the {who} with {score}{each}."
-                verb = "win" if len(s.winners) > 1 else "wins"
-                self._finish(s, reason, events,
-                             f"{_seats(s.winners)} {verb} with {score} (target: {target}).")
-                return
         else:
             events.append(public("trick_discarded", "The trick is discarded."))
+        # Seed: "the first player to end a round with 3 or more points wins": a discarded
+        # trick ends a round too, so points won by enforcing count at its collection as well.
+        best = max(s.scores)
+        if best >= s.options.target:
+            s.winners = frozenset(p for p in range(s.n) if s.scores[p] == best)
+            # The reason is shown as is (no seat placeholders); the event names the
+            # winners. The target is checked only when a trick is collected, so the
+            # winning score can be past it (enforcements score too): say both numbers.
+            target, score = _points(s.options.target), _points(best)
+            if best == s.options.target:
+                reason = f"Target of {target} reached."
+            else:
+                each = " each" if len(s.winners) > 1 else ""
+                who = "winners end" if each else "winner ends"
+                reason = f"Target of {target} passed: the {who} with {score}{each}."
+            verb = "win" if len(s.winners) > 1 else "wins"
+            self._finish(s, reason, events,
+                         f"{_seats(s.winners)} {verb} with {score} (target: {target}).")
+            return
         self._refill(s, seat, events)
         self._start_trick(s, seat, events)
 
