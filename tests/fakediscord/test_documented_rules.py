@@ -214,3 +214,23 @@ async def test_a_refused_body_is_kept_for_the_e2e_check(setup: Setup) -> None:
     await setup.callback({"type": 4, "data": {}})
     await setup.callback({"type": 7, "data": {"content": "ok"}}, INTERACTION_COMPONENT)
     assert [c.refusal["code"] for c in setup.fake.refused_calls] == [50035, 50006]
+
+
+# -- error shapes of union schemas -----------------------------------------------------------
+@pytest.mark.parametrize(("body", "path", "code"), [
+    ({"name": "n" * 101, "type": 11}, ("name",), "BASE_TYPE_BAD_LENGTH"),
+    ({"name": "", "type": 11}, ("name",), "BASE_TYPE_BAD_LENGTH"),
+    ({"type": 11}, ("name",), "BASE_TYPE_REQUIRED"),
+    ({"name": "n", "type": 11, "auto_archive_duration": 30}, ("auto_archive_duration",),
+     "BASE_TYPE_CHOICES"),
+], ids=["name-101", "name-empty", "no-name", "archive-30"])
+async def test_a_thread_body_error_names_its_field(setup: Setup, body: JSON,
+                                                   path: tuple[Any, ...], code: str) -> None:
+    """Start Thread without Message's body is a forum thread's or a text channel's (the
+    spec's union): a body for a text channel is told about its own field, as Discord
+    tells it (channel.mdx: name 1-100, auto_archive_duration 60, 1440, 4320 or 10080)."""
+    answer = await setup.send("POST", f"/channels/{setup.channel.id}/threads", body)
+    assert_refused(answer, path, code)
+    assert_accepted(await setup.send("POST", f"/channels/{setup.channel.id}/threads",
+                                     {"name": "n" * 100, "type": 11,
+                                      "auto_archive_duration": 10080}))
