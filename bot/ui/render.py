@@ -221,18 +221,42 @@ def history_button(table_id: int) -> TableButton:
     return TableButton(table_id, "hist", label="History", emoji="📜")
 
 
-HISTORY_PAGE = 15  # lines per page of the History button's answer
+HISTORY_PAGE = 15  # lines per page of the History button's answer, at most
+HISTORY_CHARS = DESCRIPTION_LIMIT  # a page's text, numbers included: one embed description
+
+
+def _numbered(index: int, line: str) -> str:
+    return f"`{index + 1}.` {line}"
+
+
+def history_pages(lines: list[str]) -> list[tuple[int, int]]:
+    """Where each page of a history starts and ends: at most HISTORY_PAGE lines and
+    HISTORY_CHARS characters a page (long lines, such as Hidden Rules plays saying 200
+    escaped characters, make shorter pages; a page cut to fit its embed would hide its last
+    lines from every page). Filled from the first line on, so a page once full never
+    changes as the game adds lines."""
+    pages: list[tuple[int, int]] = []
+    start = size = 0
+    for i, line in enumerate(lines):
+        entry = len(_numbered(i, line)) + 1
+        if i > start and (i - start == HISTORY_PAGE or size + entry > HISTORY_CHARS):
+            pages.append((start, i))
+            start, size = i, 0
+        size += entry
+    pages.append((start, len(lines)))
+    return pages
 
 
 def history_page(table_id: int, title: str, lines: list[str], page: int | None
                  ) -> tuple[discord.Embed, discord.ui.View | None]:
     """One page of a table's public history (the last page unless `page` is given)."""
-    pages = max(1, -(-len(lines) // HISTORY_PAGE))
+    bounds = history_pages(lines)
+    pages = len(bounds)
     page = pages - 1 if page is None else max(0, min(page, pages - 1))
-    chunk = lines[page * HISTORY_PAGE:(page + 1) * HISTORY_PAGE]
-    text = "\n".join(f"`{page * HISTORY_PAGE + i + 1}.` {line}" for i, line in enumerate(chunk))
+    start, end = bounds[page]
+    text = "\n".join(_numbered(i, lines[i]) for i in range(start, end))
     embed = discord.Embed(title=f"📜 {title} — history", description=clip(
-        text or "Nothing has happened yet.", 4096), colour=0x7F8C8D)
+        text or "Nothing has happened yet.", DESCRIPTION_LIMIT), colour=0x7F8C8D)
     embed.set_footer(text=f"Page {page + 1} of {pages} · only you see this")
     if pages == 1:
         return embed, None

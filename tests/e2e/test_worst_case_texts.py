@@ -14,8 +14,11 @@ from __future__ import annotations
 import pytest
 
 from bot.tables.settings import SERVER_KEY
+from bot.ui.render import HISTORY_PAGE
+from engines.hidden_rules.rules import SAY_MAX
 from fakediscord import User
 from tests.e2e import screens
+from tests.e2e.driver import TableDriver
 
 pytestmark = pytest.mark.e2e
 
@@ -99,3 +102,23 @@ async def test_the_longest_names_at_the_largest_table(fake, world, bots, bot, co
     assert len(names) == humans
     await d.history()
     await lists_of_finished_games(fake, world, d, game)
+
+
+async def test_every_history_line_is_on_a_page_however_long_the_lines(fake, world, bots):
+    """Hidden Rules players with the longest names saying the most a play may carry (200
+    characters, every one escaped in markdown): a History page holds what fits in an embed,
+    so each line of the game is on some page, none cut away with the page's tail."""
+    await bots.start()
+    d = TableDriver(fake, world, bots, "hiddenrules")
+    names = longest_names(2)
+    for user, name in zip((world.alice, world.bob), names, strict=True):
+        world.guild.members[user.id].nick = name
+    d.modal_text = lambda modal: "*_" * (SAY_MAX // 2)
+    await d.open(world.alice, [world.bob], options="quiet_table=false target=9")
+    await d.play_to_end(pause_after=40)
+    lines = await d.bot.tables.history(d.table_id)
+    assert len(lines) > 2 * HISTORY_PAGE and sum(map(len, lines)) > 3 * 4096, len(lines)
+    shown = await d.history()
+    missing = [n for n in range(1, len(lines) + 1) if f"`{n}.`" not in shown]
+    assert not missing, f"History lines never shown: {missing}"
+    assert shown.count("\\*\\_" * (SAY_MAX // 2)) >= 20  # what they said, whole
