@@ -20,6 +20,7 @@ from bot.ui.text import (
     TITLE_LIMIT,
     chunks,
     clip,
+    pages_of,
     shown,
     signs,
 )
@@ -230,21 +231,10 @@ def _numbered(index: int, line: str) -> str:
 
 
 def history_pages(lines: list[str]) -> list[tuple[int, int]]:
-    """Where each page of a history starts and ends: at most HISTORY_PAGE lines and
-    HISTORY_CHARS characters a page (long lines, such as Hidden Rules plays saying 200
-    escaped characters, make shorter pages; a page cut to fit its embed would hide its last
-    lines from every page). Filled from the first line on, so a page once full never
-    changes as the game adds lines."""
-    pages: list[tuple[int, int]] = []
-    start = size = 0
-    for i, line in enumerate(lines):
-        entry = len(_numbered(i, line)) + 1
-        if i > start and (i - start == HISTORY_PAGE or size + entry > HISTORY_CHARS):
-            pages.append((start, i))
-            start, size = i, 0
-        size += entry
-    pages.append((start, len(lines)))
-    return pages
+    """Where each page of a history starts and ends (`pages_of`): long lines, such as
+    Hidden Rules plays saying 200 escaped characters, make shorter pages."""
+    return pages_of([_numbered(i, line) for i, line in enumerate(lines)], HISTORY_PAGE,
+                    HISTORY_CHARS)
 
 
 def history_page(table_id: int, title: str, lines: list[str], page: int | None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from bot.ui.render import HISTORY_CHARS, HISTORY_PAGE, history_page, history_pages
+from bot.ui.text import pages_of
 
 
 def lines_of(sizes: list[int]) -> list[str]:
@@ -45,3 +46,10 @@ def test_no_lines_is_one_page() -> None:
     assert history_pages([]) == [(0, 0)]
     embed, view = history_page(1, "Taboo", [], None)
     assert "Nothing has happened yet." in embed.description and view is None
+
+
+def test_pages_of_counts_the_joiner() -> None:
+    """Two parts of 10 joined by a blank line take 22 characters: a limit of 21 splits."""
+    assert pages_of(["a" * 10, "b" * 10], 8, 22, "\n\n") == [(0, 2)]
+    assert pages_of(["a" * 10, "b" * 10], 8, 21, "\n\n") == [(0, 1), (1, 2)]
+    assert pages_of(["a" * 50], 8, 10) == [(0, 1)]  # too long alone: a page of its own

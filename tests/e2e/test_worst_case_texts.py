@@ -122,3 +122,35 @@ async def test_every_history_line_is_on_a_page_however_long_the_lines(fake, worl
     missing = [n for n in range(1, len(lines) + 1) if f"`{n}.`" not in shown]
     assert not missing, f"History lines never shown: {missing}"
     assert shown.count("\\*\\_" * (SAY_MAX // 2)) >= 20  # what they said, whole
+
+
+async def test_every_finished_game_is_on_a_history_page_with_twelve_long_names(
+        fake, world, bots):
+    """/history lists 8 games a page, but a 12-seat game whose names all need escaping
+    takes about a thousand characters: a page holds only what fits in its embed, and
+    Older reaches every game, each shown whole."""
+    bot = await bots.start()
+    names = longest_names(12)
+    count = 10
+    for i in range(count):
+        seats = [{"user_id": world.carol.id if s == 0 else None, "name": name, "ai": s > 0}
+                 for s, name in enumerate(names)]
+        row = await bot.storage.create_table(
+            guild_id=world.guild.id, channel_id=world.channel.id, game="six_suit",
+            host_id=world.carol.id, seats=seats, options={})
+        row.started_at = 1000.0 * i
+        await bot.storage.finish_table(row, scores={s: s for s in range(12)}, winners={11},
+                                       reason="r", finished_at=1000.0 * i + 600)
+    matches = await bot.storage.history_matches(world.guild.id, limit=count)
+    result = await fake.slash(world.carol, "history", channel=world.channel)
+    pages = [result.message.text]
+    while (older := next((b for b in result.message.buttons()
+                          if b.get("label") == "Older" and not b.get("disabled")), None)):
+        result = await fake.click(world.carol, result.message, older["custom_id"])
+        pages.append(result.message.text)
+    everything = "\n".join(pages)
+    assert len(pages) >= 2 and "…" not in everything, pages
+    for match in matches:
+        assert f"`#{match['id']}`" in everything, f"game #{match['id']} on no page"
+    escaped = "\\*\\_\\~\\`\\|\\<\\>\\#\\-\\[\\]\\(\\)\\@\\:\\\\"
+    assert everything.count(escaped) >= 3 * count  # every game's names, whole
