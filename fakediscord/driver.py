@@ -173,6 +173,7 @@ class DriverMixin(InteractionsMixin):
         pending = self._new_pending(
             INTERACTION_AUTOCOMPLETE, user, channel, guild, f"/{command} (autocomplete)"
         )
+        pending.focused_type = _focused_type(data)
         result = await self._run(pending, data, timeout)
         if result.type != RESPONSE_AUTOCOMPLETE:
             raise FakeDiscordError(f"autocomplete answered with callback type {result.type}")
@@ -625,3 +626,14 @@ def _modal_answer(shown: ShownModal, fields: dict[str, str | list[str]]) -> list
         elif "custom_id" in comp:
             out.append(answer(comp))
     return out
+
+
+def _focused_type(data: JSON) -> int | None:
+    """The type of the option marked ``focused`` in an autocomplete's command data."""
+    for option in data.get("options") or []:
+        if option.get("focused"):
+            return int(option["type"])
+        found = _focused_type(option)
+        if found is not None:
+            return found
+    return None

@@ -24,7 +24,7 @@ from aiohttp import web
 from .formerrors import FormErrors
 from .httputil import ApiError, json_response, no_content
 from .models import EPHEMERAL, LOADING, Channel, Guild, Message, ShownModal, User
-from .rest import RestMixin
+from .rest import RestMixin, refuse_empty
 
 JSON = dict[str, Any]
 
@@ -58,6 +58,13 @@ _CALLBACKS_FOR: dict[int, set[int]] = {
     INTERACTION_MODAL_SUBMIT: {RESPONSE_MESSAGE, RESPONSE_DEFERRED_MESSAGE},
 }
 
+#: Option type -> (value types, Discord's error code and message) for autocomplete choices.
+_CHOICE_VALUE_TYPES: dict[int, tuple[tuple[type, ...], str, str]] = {
+    3: ((str,), "BASE_TYPE_STRING", "Could not interpret \"{value}\" as string."),
+    4: ((int,), "NUMBER_TYPE_COERCE", "Value \"{value}\" is not int."),
+    10: ((int, float), "NUMBER_TYPE_COERCE", "Value \"{value}\" is not a valid number."),
+}
+
 #: How long an interaction token works for followups and edits (Discord: 15 minutes).
 TOKEN_LIFETIME = 15 * 60.0
 
@@ -81,6 +88,8 @@ class PendingInteraction:
     followups: list[Message] = field(default_factory=list)
     choices: list[JSON] | None = None
     modal: ShownModal | None = None
+    #: for autocomplete: the type of the option being typed into (its choices' value type)
+    focused_type: int | None = None
     #: Bumped on every followup / @original edit after the callback (used by waiters).
     touches: int = 0
 
@@ -130,6 +139,10 @@ class InteractionsMixin(RestMixin):
         resource: JSON | None = None
         self._check_callback_fits(pending, rtype)
 
+        if rtype == RESPONSE_MESSAGE:
+            refuse_empty(data, files)
+        elif rtype == RESPONSE_AUTOCOMPLETE:
+            self._check_choice_types(pending, data.get("choices"))
         if rtype in (RESPONSE_MESSAGE, RESPONSE_DEFERRED_MESSAGE):
             message = self._interaction_message(
                 pending, data, files, deferred=rtype == RESPONSE_DEFERRED_MESSAGE
@@ -192,6 +205,23 @@ class InteractionsMixin(RestMixin):
                 f"Callback type {rtype} is not valid for interaction type {pending.type}",
             )
             errors.raise_if_any()
+
+    @staticmethod
+    def _check_choice_types(pending: PendingInteraction, choices: Any) -> None:
+        """An autocomplete choice's value has the type of the option being typed into
+        (application-commands.mdx, Option Choice Structure: "Type of value depends on the
+        option type"): a string for a string option, an integer for an integer option, a
+        number for a number option; else Invalid Form Body at that value."""
+        wanted = _CHOICE_VALUE_TYPES.get(pending.focused_type or 0)
+        if wanted is None or not isinstance(choices, list):
+            return
+        errors = FormErrors()
+        for i, choice in enumerate(choices):
+            value = choice.get("value") if isinstance(choice, dict) else None
+            if not isinstance(value, wanted[0]) or isinstance(value, bool):
+                errors.add(["data", "choices", i, "value"], wanted[1], wanted[2].format(
+                    value=str(value)[:50]))
+        errors.raise_if_any()
 
     def _interaction_message(
         self, pending: PendingInteraction, data: JSON, files: list[JSON], *, deferred: bool
@@ -260,6 +290,7 @@ class InteractionsMixin(RestMixin):
     ) -> web.StreamResponse:
         pending = self._hook_interaction(m)
         body = body or {}
+        refuse_empty(body, files)
         original = pending.original
         if (
             pending.response_type == RESPONSE_DEFERRED_MESSAGE

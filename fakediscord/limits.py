@@ -62,6 +62,10 @@ COMMAND_DESCRIPTION_MIN, COMMAND_DESCRIPTION_MAX = 1, 100
 COMMAND_OPTIONS_MAX = 25
 COMMAND_CHOICES_MAX = 25
 COMMAND_SIZE_MAX = 8000
+#: application-commands.mdx, Registering a Command: per scope (global, or one guild)
+COMMANDS_PER_TYPE_MAX = {1: 100, 2: 15, 3: 15, 4: 1}
+#: option types that take `choices` and `autocomplete` (the option structure's "Valid Types")
+CHOICE_OPTION_TYPES = {3, 4, 10}
 
 BUTTON = 2
 SELECT_TYPES = {3, 5, 6, 7, 8}
@@ -72,7 +76,18 @@ IS_COMPONENTS_V2 = 1 << 15
 SUB_COMMAND, SUB_COMMAND_GROUP, STRING = 1, 2, 3
 CHAT_INPUT = 1
 
-RESPONSE_MESSAGE, RESPONSE_UPDATE, RESPONSE_AUTOCOMPLETE, RESPONSE_MODAL = 4, 7, 8, 9
+RESPONSE_MESSAGE, RESPONSE_DEFERRED, RESPONSE_UPDATE = 4, 5, 7
+RESPONSE_AUTOCOMPLETE, RESPONSE_MODAL = 8, 9
+
+# Message flags a request may set (message.mdx "Message Flags"; which ones each endpoint
+# takes: Create Message's `flags`, Execute Webhook's `flags` with Create Followup Message's
+# EPHEMERAL, and the callback's "Messages" data, where a deferral takes EPHEMERAL alone).
+SUPPRESS_EMBEDS, EPHEMERAL_FLAG = 1 << 2, 1 << 6
+SUPPRESS_NOTIFICATIONS, IS_VOICE_MESSAGE = 1 << 12, 1 << 13
+CREATE_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_VOICE_MESSAGE | IS_COMPONENTS_V2
+FOLLOWUP_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2 | EPHEMERAL_FLAG
+CALLBACK_FLAGS = CREATE_FLAGS | EPHEMERAL_FLAG
+DEFERRED_FLAGS = EPHEMERAL_FLAG
 
 MESSAGE_ROUTES = {
     "POST /channels/{channel_id}/messages",
@@ -82,6 +97,12 @@ MESSAGE_ROUTES = {
     "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
 }
 CALLBACK_ROUTE = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+CREATE_ROUTE = "POST /channels/{channel_id}/messages"
+FOLLOWUP_ROUTE = "POST /webhooks/{webhook_id}/{webhook_token}"
+#: The flags each message-creating route takes; edits may change only SUPPRESS_EMBEDS (and
+#: set IS_COMPONENTS_V2), "unsupported flag changes are currently ignored without error"
+#: (message.mdx, Edit Message): no entry, nothing refused (models.Message.apply_edit).
+SETTABLE_FLAGS = {CREATE_ROUTE: CREATE_FLAGS, FOLLOWUP_ROUTE: FOLLOWUP_FLAGS}
 COMMAND_LIST_ROUTES = {
     "PUT /applications/{application_id}/commands",
     "PUT /applications/{application_id}/guilds/{guild_id}/commands",
@@ -98,6 +119,8 @@ def check_body(route: str, body: Any, errors: FormErrors, known_emoji: KnownEmoj
     """Add an error for every documented limit ``body`` breaks on ``route``."""
     if route in MESSAGE_ROUTES and isinstance(body, dict):
         check_message(body, (), errors, known_emoji)
+        if route in SETTABLE_FLAGS:
+            check_flags(body.get("flags"), ("flags",), errors, SETTABLE_FLAGS[route])
     elif route == CALLBACK_ROUTE and isinstance(body, dict):
         data = body.get("data")
         if not isinstance(data, dict):
@@ -105,6 +128,9 @@ def check_body(route: str, body: Any, errors: FormErrors, known_emoji: KnownEmoj
         rtype = body.get("type")
         if rtype in (RESPONSE_MESSAGE, RESPONSE_UPDATE):
             check_message(data, ("data",), errors, known_emoji)
+            check_flags(data.get("flags"), ("data", "flags"), errors, CALLBACK_FLAGS)
+        elif rtype == RESPONSE_DEFERRED:
+            check_flags(data.get("flags"), ("data", "flags"), errors, DEFERRED_FLAGS)
         elif rtype == RESPONSE_MODAL:
             check_modal(data, ("data",), errors)
         elif rtype == RESPONSE_AUTOCOMPLETE:
@@ -113,6 +139,7 @@ def check_body(route: str, body: Any, errors: FormErrors, known_emoji: KnownEmoj
         for i, command in enumerate(body):
             if isinstance(command, dict):
                 check_command(command, (i,), errors)
+        _check_command_counts(body, errors)
         _check_unique(
             [(c.get("name"), c.get("type", CHAT_INPUT)) for c in body if isinstance(c, dict)],
             [(i, "name") for i in range(len(body))],
@@ -152,6 +179,18 @@ def _check_unique(
         seen.add(value)
 
 
+def check_flags(flags: Any, at: Path, errors: FormErrors, allowed: int) -> None:
+    """Only the documented flags may be set where a message is created (see SETTABLE_FLAGS).
+    The docs give no error code for the others; the fake answers Invalid Form Body naming
+    `flags`, as Discord reports a field it cannot take (stricter than Discord if Discord
+    only drops them, which costs a bot nothing: such a flag would do nothing)."""
+    if isinstance(flags, int) and not isinstance(flags, bool) and flags & ~allowed:
+        names = ", ".join(str(1 << bit) for bit in range(flags.bit_length())
+                          if flags & ~allowed & (1 << bit))
+        errors.add(at, "MESSAGE_FLAGS_INVALID",
+                   f"These message flags cannot be set here: {names}.")
+
+
 # -- messages ----------------------------------------------------------------------------------
 def check_message(body: JSON, at: Path, errors: FormErrors, known_emoji: KnownEmoji) -> None:
     """Content, embeds and (legacy) components of a message create/edit body."""
@@ -161,9 +200,16 @@ def check_message(body: JSON, at: Path, errors: FormErrors, known_emoji: KnownEm
     if isinstance(embeds, list):
         check_embeds(embeds, (*at, "embeds"), errors)
     components = body.get("components")
+    flags = body.get("flags") if isinstance(body.get("flags"), int) else 0
     if isinstance(components, list):
-        flags = body.get("flags") if isinstance(body.get("flags"), int) else 0
         check_components(components, (*at, "components"), errors, known_emoji, v2=bool(flags & IS_COMPONENTS_V2))
+    if flags & IS_COMPONENTS_V2:
+        # message.mdx, Create Message and Edit Message; webhook.mdx, Execute Webhook: with
+        # IS_COMPONENTS_V2 a message holds components only ("will fail with a 400")
+        for key in ("content", "embeds", "sticker_ids", "poll"):
+            if body.get(key):
+                errors.add((*at, key), "MESSAGE_COMPONENTS_V2_ONLY",
+                           "A message with IS_COMPONENTS_V2 can only contain components.")
 
 
 def _check_allowed_mentions(mentions: Any, at: Path, errors: FormErrors) -> None:
@@ -188,6 +234,7 @@ def check_embeds(embeds: list[Any], at: Path, errors: FormErrors) -> None:
     for i, embed in enumerate(embeds):
         if not isinstance(embed, dict):
             continue
+        _check_embed_parts(embed, (*at, i), errors)
         for key, inner, limit in EMBED_TEXT_LIMITS:
             part = embed.get(key)
             text = _embed_text(part.get(inner) if inner and isinstance(part, dict) else part)
@@ -210,6 +257,38 @@ def check_embeds(embeds: list[Any], at: Path, errors: FormErrors) -> None:
                 total += len(name) + len(value)
     if total > EMBED_TOTAL_MAX:
         errors.add(at, "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {EMBED_TOTAL_MAX}")
+
+
+#: (part, key, schemes) of every embed URL the docs restrict (message.mdx, Embed Structure:
+#: "only supports http(s) and attachments", the author's own url "only supports http(s)")
+EMBED_URLS: list[tuple[str, str, tuple[str, ...]]] = [
+    ("image", "url", ("http", "https", "attachment")),
+    ("thumbnail", "url", ("http", "https", "attachment")),
+    ("author", "icon_url", ("http", "https", "attachment")),
+    ("author", "url", ("http", "https")),
+    ("footer", "icon_url", ("http", "https", "attachment")),
+]
+#: the field an embed's author and footer cannot go without (message.mdx: not optional)
+EMBED_REQUIRED = {"author": "name", "footer": "text"}
+
+
+def _check_embed_parts(embed: JSON, at: Path, errors: FormErrors) -> None:
+    """An author needs its name and a footer its text (blank counts as missing: Discord
+    trims embed text); the URLs of images and icons use a scheme the docs allow."""
+    for part, key in EMBED_REQUIRED.items():
+        value = embed.get(part)
+        if isinstance(value, dict) and not _embed_text(value.get(key)):
+            errors.add((*at, part, key), "BASE_TYPE_REQUIRED", "This field is required")
+    for part, key, schemes in EMBED_URLS:
+        value = embed.get(part)
+        url = value.get(key) if isinstance(value, dict) else None
+        if not isinstance(url, str):
+            continue
+        scheme = url.split(":", 1)[0].lower() if ":" in url else ""
+        if scheme not in schemes:
+            allowed = ", ".join(repr(s) for s in schemes)
+            errors.add((*at, part, key), "URL_TYPE_INVALID_SCHEME",
+                       f'Scheme "{scheme}" is not supported. Scheme must be one of ({allowed}).')
 
 
 def is_unicode_emoji(name: str) -> bool:
@@ -419,12 +498,25 @@ def command_size(node: JSON) -> int:
     return size
 
 
+def _check_command_counts(commands: list[Any], errors: FormErrors) -> None:
+    """At most 100 slash commands (15 user, 15 message, 1 entry point) in one scope."""
+    for ctype, limit in COMMANDS_PER_TYPE_MAX.items():
+        count = sum(1 for c in commands if isinstance(c, dict) and c.get("type", CHAT_INPUT) == ctype)
+        if count > limit:
+            errors.add((), "APPLICATION_COMMANDS_MAX_REACHED",
+                       f"Maximum number of application commands of type {ctype} reached ({limit})")
+
+
 def check_command(command: JSON, at: Path, errors: FormErrors) -> None:
     """Names, descriptions, options (≤ 25, required first, unique names) and total size."""
     chat_input = command.get("type", CHAT_INPUT) in (CHAT_INPUT, None)
     name = command.get("name")
     if chat_input and isinstance(name, str) and not is_valid_command_name(name):
         errors.add((*at, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+    if not chat_input and command.get("options"):
+        # application-commands.mdx: "`options` can only be set for ... `CHAT_INPUT`"
+        errors.add((*at, "options"), "APPLICATION_COMMAND_OPTIONS_INVALID",
+                   "Only slash commands can have options")
     if chat_input:
         _bad_length(
             errors, (*at, "description"), command.get("description") or "", COMMAND_DESCRIPTION_MIN, COMMAND_DESCRIPTION_MAX
@@ -462,6 +554,10 @@ def _check_options(options: Any, at: Path, errors: FormErrors) -> None:
         else:
             seen_optional = True
         check_choices(option.get("choices"), (*path, "choices"), errors, COMMAND_CHOICES_MAX)
+        for key in ("choices", "autocomplete"):
+            if option.get(key) and option.get("type") not in CHOICE_OPTION_TYPES:
+                errors.add((*path, key), "APPLICATION_COMMAND_OPTION_TYPE_INVALID",
+                           f"Only string, integer and number options can have {key}")
         if option.get("autocomplete") and option.get("choices"):
             errors.add(
                 (*path, "autocomplete"),

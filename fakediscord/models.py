@@ -59,6 +59,8 @@ DEFAULT_BOT_PERMISSIONS = DEFAULT_EVERYONE_PERMISSIONS | MANAGE_MESSAGES
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+SUPPRESS_EMBEDS = 1 << 2
+IS_COMPONENTS_V2 = 1 << 15
 
 CHANNEL_GUILD_TEXT = 0
 CHANNEL_DM = 1
@@ -470,9 +472,11 @@ class Message:
         if "components" in body:
             self.components = normalize_components(body["components"] or [])
         if "flags" in body and body["flags"] is not None:
-            # Only SUPPRESS_EMBEDS (and COMPONENTS_V2) may change after creation.
-            keep = self.flags & (EPHEMERAL | LOADING)
-            self.flags = keep | (int(body["flags"]) & ~(EPHEMERAL | LOADING))
+            # message.mdx, Edit Message: SUPPRESS_EMBEDS can be set and unset, IS_COMPONENTS_V2
+            # only set; "unsupported flag changes are currently ignored without error"
+            wanted = int(body["flags"])
+            self.flags = ((self.flags & ~SUPPRESS_EMBEDS) | (wanted & SUPPRESS_EMBEDS)
+                          | (wanted & IS_COMPONENTS_V2))
         if "attachments" in body and body["attachments"] is not None:
             self.attachments = [a for a in self.attachments if _kept(a, body["attachments"])]
             for kept in self.attachments:  # description may be updated on existing ones
@@ -563,6 +567,8 @@ class Call:
     #: The request's headers (Authorization reduced to its scheme): what a traffic audit
     #: checks (X-Audit-Log-Reason, User-Agent, content types).
     headers: dict[str, str] = field(default_factory=dict)
+    #: Discord's error body when the fake refused the request's body (400 / 50035, 50006).
+    refusal: Any = None
 
     def __repr__(self) -> str:
         return f"<Call {self.method} {self.path} -> {self.status}>"

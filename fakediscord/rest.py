@@ -35,6 +35,7 @@ from .models import (
     EMBED_LINKS,
     EPHEMERAL,
     MANAGE_CHANNELS,
+    MANAGE_MESSAGES,
     MANAGE_THREADS,
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
@@ -62,8 +63,20 @@ UPLOAD_ROUTES = MESSAGE_ROUTES | {CALLBACK_ROUTE}
 #: How long Create Message remembers a nonce for ``enforce_nonce`` (message.mdx: "the past
 #: few minutes"; the shortest reading, so a bot cannot lean on a longer memory than Discord's).
 NONCE_SECONDS = 120.0
+#: Error codes of a request body Discord cannot take: Invalid Form Body, an empty message.
+BODY_REFUSALS = (50035, 50006)
 #: GATEWAY intent that lets an app read other people's message content (gateway.mdx).
 INTENT_MESSAGE_CONTENT = 1 << 15
+
+
+def refuse_empty(body: Any, files: list[JSON]) -> None:
+    """A new message needs something to show: content, embeds, components, stickers, files
+    or a poll (message.mdx, Create Message; webhook.mdx, Execute Webhook, which followups
+    follow); else 400 / 50006 "Cannot send an empty message"."""
+    body = body if isinstance(body, dict) else {}
+    if not (files or any(body.get(key) for key in ("content", "embeds", "embed", "components",
+                                                    "sticker_ids", "poll"))):
+        raise ApiError(400, 50006, "Cannot send an empty message")
 
 
 def _permissions(value: Any) -> str | None:
@@ -76,6 +89,7 @@ class RestMixin(WorldMixin):
 
     calls: list[Call]
     unknown_calls: list[Call]
+    refused_calls: list[Call]
     limiter: RateLimiter
     _injections: list[Injection]
     _stalls: list[list[Any]]
@@ -327,6 +341,9 @@ class RestMixin(WorldMixin):
                 self._check_request(call)
                 response = await handler(request, match, call.json, call.files)
             except ApiError as err:
+                if err.status == 400 and err.code in BODY_REFUSALS:
+                    call.refusal = err.payload()
+                    self.refused_calls.append(call)
                 return json_response(err.payload(), err.status, headers)
             response.headers.update(headers)
             return await self._maybe_lose(call, response)
@@ -868,14 +885,7 @@ class RestMixin(WorldMixin):
         self._check_can_send(channel)
         self._check_can_upload(channel, files)
         body = self._without_embeds_unless_allowed(channel, body or {}, files)
-        if not (
-            body.get("content")
-            or body.get("embeds")
-            or body.get("embed")
-            or body.get("components")
-            or files
-        ):
-            raise ApiError(400, 50006, "Cannot send an empty message")
+        refuse_empty(body, files)
         nonce = body.get("nonce")
         if nonce is not None:
             nonce = str(nonce)
@@ -977,8 +987,12 @@ class RestMixin(WorldMixin):
     ) -> web.Response:
         channel = self._channel_or_404(m["channel"])
         message = self._message_or_404(channel, m["message"])
-        if message.author.id != self.bot_user.id and channel.type == CHANNEL_DM:
-            raise ApiError(403, 50003, "Cannot execute action on a DM channel")
+        if message.author.id != self.bot_user.id:
+            # message.mdx, Delete Message: someone else's message takes Manage Messages in
+            # a server channel, and cannot be deleted at all in a DM
+            if channel.type == CHANNEL_DM:
+                raise ApiError(403, 50003, "Cannot execute action on a DM channel")
+            self._need(channel, MANAGE_MESSAGES)
         if (channel.is_thread and channel.archived and channel.locked
                 and not self.bot_permissions(channel) & MANAGE_THREADS):
             # topics/threads.mdx, Locked Threads: deleting only while the thread is active

@@ -77,6 +77,9 @@ class FakeDiscord(DriverMixin):
         self.calls = []
         self.record_responses = False
         self.unknown_calls = []
+        #: Requests the fake refused as Discord would a malformed one (400 Invalid Form Body
+        #: or Cannot send an empty message): a bot that is right never gets one.
+        self.refused_calls = []
         self.limiter = RateLimiter()
         if not rate_limits:
             self.limiter.disable()

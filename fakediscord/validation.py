@@ -174,6 +174,14 @@ def schema_errors(validator: Any, instance: Any) -> FormErrors:
 
 
 def _report(error: ValidationError, errors: FormErrors) -> None:
+    if error.validator in ("oneOf", "anyOf") and error.context and all(
+            sub.validator == "const" and len(sub.relative_path) == 0 for sub in error.context):
+        # a union of constants is the spec's way of writing an enum (an auto-archive
+        # duration, a button style): Discord answers it as a choice among the values
+        values = {sub.validator_value for sub in error.context}
+        errors.add(list(error.absolute_path), "BASE_TYPE_CHOICES",
+                   f"Value must be one of {values}.")
+        return
     if error.validator in ("oneOf", "anyOf") and error.context:
         branch = _matching_branch(error)
         if branch is not None:
@@ -210,7 +218,15 @@ def _matching_branch(error: ValidationError) -> list[ValidationError] | None:
         )
         if not ruled_out:
             fitting.append(subs)
-    return fitting[0] if len(fitting) == 1 else None
+    if len(fitting) > 1:
+        # Discord validates against the one shape that applies (Start Thread without
+        # Message: a forum thread's or a text channel's), so a body meant for the text
+        # channel's shape is told about its own field, not "matches neither": the branch
+        # with strictly the fewest errors is the one meant
+        fewest = min(len(subs) for subs in fitting)
+        closest = [subs for subs in fitting if len(subs) == fewest]
+        return closest[0] if len(closest) == 1 else None
+    return fitting[0] if fitting else None
 
 
 _JSON_TYPE_CODES = {

@@ -20,6 +20,7 @@ from bot.ui.text import (
     TITLE_LIMIT,
     chunks,
     clip,
+    pages_of,
     shown,
     signs,
 )
@@ -221,18 +222,31 @@ def history_button(table_id: int) -> TableButton:
     return TableButton(table_id, "hist", label="History", emoji="📜")
 
 
-HISTORY_PAGE = 15  # lines per page of the History button's answer
+HISTORY_PAGE = 15  # lines per page of the History button's answer, at most
+HISTORY_CHARS = DESCRIPTION_LIMIT  # a page's text, numbers included: one embed description
+
+
+def _numbered(index: int, line: str) -> str:
+    return f"`{index + 1}.` {line}"
+
+
+def history_pages(lines: list[str]) -> list[tuple[int, int]]:
+    """Where each page of a history starts and ends (`pages_of`): long lines, such as
+    Hidden Rules plays saying 200 escaped characters, make shorter pages."""
+    return pages_of([_numbered(i, line) for i, line in enumerate(lines)], HISTORY_PAGE,
+                    HISTORY_CHARS)
 
 
 def history_page(table_id: int, title: str, lines: list[str], page: int | None
                  ) -> tuple[discord.Embed, discord.ui.View | None]:
     """One page of a table's public history (the last page unless `page` is given)."""
-    pages = max(1, -(-len(lines) // HISTORY_PAGE))
+    bounds = history_pages(lines)
+    pages = len(bounds)
     page = pages - 1 if page is None else max(0, min(page, pages - 1))
-    chunk = lines[page * HISTORY_PAGE:(page + 1) * HISTORY_PAGE]
-    text = "\n".join(f"`{page * HISTORY_PAGE + i + 1}.` {line}" for i, line in enumerate(chunk))
+    start, end = bounds[page]
+    text = "\n".join(_numbered(i, lines[i]) for i in range(start, end))
     embed = discord.Embed(title=f"📜 {title} — history", description=clip(
-        text or "Nothing has happened yet.", 4096), colour=0x7F8C8D)
+        text or "Nothing has happened yet.", DESCRIPTION_LIMIT), colour=0x7F8C8D)
     embed.set_footer(text=f"Page {page + 1} of {pages} · only you see this")
     if pages == 1:
         return embed, None

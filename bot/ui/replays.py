@@ -32,7 +32,7 @@ from bot.replay.show import export_json, frame_embeds
 from bot.ui.components import RoutedView
 from bot.ui.names import clean_name, safe_name
 from bot.ui.replies import reply, reply_error
-from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, clip, plain, plural
+from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, clip, pages_of, plain, plural
 
 if TYPE_CHECKING:
     from bot.app import CardTableBot
@@ -278,11 +278,17 @@ class ReplayInteractions:
             scanned += len(batch)
             before = batch[-1]["id"]
             seen += [m for m in batch if self.may_see(interaction, m)]
-        shown = seen[page * HISTORY_PAGE:(page + 1) * HISTORY_PAGE]
-        more = len(seen) > (page + 1) * HISTORY_PAGE
-        embed = discord.Embed(title="📜 Finished games", colour=0x7F8C8D)
         lines = [self._filter_text(game, user_id)] if game or user_id else []
-        lines += [self._entry(m) for m in shown] or [
+        # at most HISTORY_PAGE games a page, and no more than its embed holds: a 12-seat
+        # game's entry (every name escaped) can take a thousand characters, and a page cut
+        # to fit would show its last games nowhere
+        entries = [self._entry(m) for m in seen]
+        budget = DESCRIPTION_LIMIT - sum(len(line) + 2 for line in lines)
+        bounds = pages_of(entries, HISTORY_PAGE, budget, "\n\n")
+        start, end = bounds[page] if page < len(bounds) else (len(seen), len(seen))
+        shown, more = seen[start:end], end < len(seen)
+        embed = discord.Embed(title="📜 Finished games", colour=0x7F8C8D)
+        lines += entries[start:end] or [
             "No finished games to show yet." if page == 0 else "No older games."]
         embed.description = clip("\n\n".join(lines), DESCRIPTION_LIMIT)
         embed.set_footer(text=f"Page {page + 1} · newest first · only you see this · "

@@ -89,6 +89,24 @@ def chunks(text: str, limit: int) -> list[str]:
     return [part for part in parts if part.strip()] or [""]
 
 
+def pages_of(parts: list[str], most: int, limit: int, joiner: str = "\n"
+             ) -> list[tuple[int, int]]:
+    """Where each page of `parts` (shown joined by `joiner`) starts and ends: at most `most`
+    parts and `limit` characters a page, so a page is never cut to fit and its last parts
+    lost from every page (a part too long on its own gets a page of its own). Filled from
+    the first part on, so a full page never changes as parts are added at the end."""
+    pages: list[tuple[int, int]] = []
+    start, size = 0, -len(joiner)
+    for i, part in enumerate(parts):
+        entry = len(joiner) + len(part)
+        if i > start and (i - start == most or size + entry > limit):
+            pages.append((start, i))
+            start, size = i, -len(joiner)
+        size += entry
+    pages.append((start, len(parts)))
+    return pages
+
+
 def _first_lines(lines: list[str], budget: int) -> list[str]:
     size, count = -1, 0
     for line in lines:

@@ -62,6 +62,24 @@ def no_avoidable_429(request):
     assert not refused, f"the bot got avoidable 429s: {refused}"
 
 
+@pytest.fixture(autouse=True)
+def no_refused_bodies(request):
+    """Every end-to-end test fails if the fake refused a request of the bot the way Discord
+    refuses a malformed one (400 Invalid Form Body, 50035, or an empty message, 50006): on
+    Discord that request would have failed too, and the bot often only logs it (a board
+    not posted, an answer not shown). Errors a test injects (`fail_next`) are not counted;
+    a test that has the bot send such a body on purpose says so with
+    `@pytest.mark.refused_bodies("why")`."""
+    if "fake" not in request.fixturenames or request.node.get_closest_marker("refused_bodies"):
+        yield
+        return
+    server = request.getfixturevalue("fake")
+    yield
+    refused = [f"{call.method} {call.path}: {str(call.json)[:400]} -> {call.refusal}"
+               for call in server.refused_calls]
+    assert not refused, "Discord would have refused these requests:\n" + "\n".join(refused)
+
+
 @pytest.fixture
 async def fake(monkeypatch, request):
     server = await FakeDiscord().start()

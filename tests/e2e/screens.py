@@ -218,17 +218,21 @@ def assert_game_over(fake, d: TableDriver) -> str:
 
 async def play_full_table(fake, world, bots, command: str, game: str, *, humans: int,
                           ai: int = 0, options: str | None = None, human_moves: int = 12,
-                          panel_steps: int = 1, before_start=None) -> TableDriver:
+                          panel_steps: int = 1, before_start=None, rename=None
+                          ) -> TableDriver:
     """Open `command` at its largest table (`humans` people — alice hosts, one has closed
     DMs — and `ai` AI seats), open every screen, play `human_moves` moves through the panel,
     then hand the seats over to AI players who finish the game (`play_then_hand_over`), and
     run every check above; someone went at least `panel_steps` steps deep in the panel.
-    `before_start(d, lobby)` may click more in the lobby."""
+    `before_start(d, lobby)` may click more in the lobby; `rename(users)` may give the
+    players other names before they join (all of them, the host first)."""
     pool = [world.bob, world.carol, world.dave]
     open_others = humans - 2
     if open_others > len(pool):
         pool += add_players(fake, world, open_others - len(pool))
     closed = add_players(fake, world, 1, closed=1, prefix="closed")[0]
+    if rename is not None:
+        rename([world.alice, *pool[:open_others], closed])
     d = TableDriver(fake, world, bots, command)
 
     async def lobby_step(lobby):
