@@ -73,7 +73,9 @@ async def test_failing_deletes_are_retried_until_one_board_is_left(fake, world, 
     assert d.table.meta["stale_boards"][0][0] == old.id  # ...and is remembered (saved)
     assert await eventually(lambda: len(live_boards(fake, d)) == 1)
     assert live_boards(fake, d) == [d.board()] and old.deleted
-    assert "stale_boards" not in d.table.meta
+    # the fake marks the board deleted before its answer reaches the bot, which only then
+    # forgets it: under load the check right after the delete ran first (a CI run, 2026-12-01)
+    assert await eventually(lambda: "stale_boards" not in d.table.meta)
     # one post per move, never a board more, and no storm of deletes
     posts = fake.calls_matching("POST", rf"/channels/{world.channel.id}/messages$", since=mark)
     assert len(posts) == 1
