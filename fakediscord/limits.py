@@ -26,6 +26,13 @@ from typing import Any
 import emoji as emoji_data
 
 from .formerrors import FormErrors, Path
+from .models import (
+    EPHEMERAL,
+    IS_COMPONENTS_V2,
+    IS_VOICE_MESSAGE,
+    SUPPRESS_EMBEDS,
+    SUPPRESS_NOTIFICATIONS,
+)
 
 JSON = dict[str, Any]
 
@@ -72,7 +79,6 @@ SELECT_TYPES = {3, 5, 6, 7, 8}
 TEXT_INPUT = 4
 ACTION_ROW = 1
 LINK_STYLE, PREMIUM_STYLE = 5, 6
-IS_COMPONENTS_V2 = 1 << 15
 SUB_COMMAND, SUB_COMMAND_GROUP, STRING = 1, 2, 3
 CHAT_INPUT = 1
 
@@ -82,12 +88,10 @@ RESPONSE_AUTOCOMPLETE, RESPONSE_MODAL = 8, 9
 # Message flags a request may set (message.mdx "Message Flags"; which ones each endpoint
 # takes: Create Message's `flags`, Execute Webhook's `flags` with Create Followup Message's
 # EPHEMERAL, and the callback's "Messages" data, where a deferral takes EPHEMERAL alone).
-SUPPRESS_EMBEDS, EPHEMERAL_FLAG = 1 << 2, 1 << 6
-SUPPRESS_NOTIFICATIONS, IS_VOICE_MESSAGE = 1 << 12, 1 << 13
 CREATE_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_VOICE_MESSAGE | IS_COMPONENTS_V2
-FOLLOWUP_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2 | EPHEMERAL_FLAG
-CALLBACK_FLAGS = CREATE_FLAGS | EPHEMERAL_FLAG
-DEFERRED_FLAGS = EPHEMERAL_FLAG
+FOLLOWUP_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2 | EPHEMERAL
+CALLBACK_FLAGS = CREATE_FLAGS | EPHEMERAL
+DEFERRED_FLAGS = EPHEMERAL
 
 MESSAGE_ROUTES = {
     "POST /channels/{channel_id}/messages",

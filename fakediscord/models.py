@@ -57,9 +57,12 @@ DEFAULT_EVERYONE_PERMISSIONS = (
 #: What the bot's managed role grants (what an invite link with sane scopes would ask for).
 DEFAULT_BOT_PERMISSIONS = DEFAULT_EVERYONE_PERMISSIONS | MANAGE_MESSAGES
 
+# Message flags (message.mdx, Message Flags): the one place the fake names them.
+SUPPRESS_EMBEDS = 1 << 2
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
-SUPPRESS_EMBEDS = 1 << 2
+SUPPRESS_NOTIFICATIONS = 1 << 12
+IS_VOICE_MESSAGE = 1 << 13
 IS_COMPONENTS_V2 = 1 << 15
 
 CHANNEL_GUILD_TEXT = 0

@@ -216,6 +216,20 @@ async def test_a_refused_body_is_kept_for_the_e2e_check(setup: Setup) -> None:
     assert [c.refusal["code"] for c in setup.fake.refused_calls] == [50035, 50006]
 
 
+async def test_refusals_of_any_route_are_kept_and_injected_ones_are_not(setup: Setup) -> None:
+    """The e2e check sees a refused body on every route (here a thread's and a command
+    sync's, besides messages and callbacks above), but not an error a test injects with
+    `fail_next`: that one is the test's doing, not a body Discord would refuse."""
+    await setup.send("POST", f"/channels/{setup.channel.id}/threads", {"type": 11})
+    await setup.commands([command(name=f"c{i}") for i in range(101)])
+    assert [(c.method, c.path.rsplit("/", 1)[-1]) for c in setup.fake.refused_calls] == [
+        ("POST", "threads"), ("PUT", "commands")]
+    setup.fake.fail_next("POST", r"/messages$", 400, code=50035, message="Invalid Form Body")
+    status, body = await setup.message({"content": "fine"})
+    assert (status, body["code"]) == (400, 50035)
+    assert len(setup.fake.refused_calls) == 2
+
+
 # -- error shapes of union schemas -----------------------------------------------------------
 @pytest.mark.parametrize(("body", "path", "code"), [
     ({"name": "n" * 101, "type": 11}, ("name",), "BASE_TYPE_BAD_LENGTH"),
