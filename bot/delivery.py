@@ -382,7 +382,17 @@ class Publisher:
         for seat, info in enumerate(table.seats):
             events = table.pending_private.pop(seat, [])
             user_id = info.get("user_id")
-            if not user_id or info.get("ai"):
+            left = bool(info.get("left"))
+            if not user_id or (info.get("ai") and not left):
+                continue
+            if (left or table.dropped) and str(seat) not in living:
+                continue  # told by editing their DM, never by a new one
+            if left:  # once: the DM stops showing the seat an AI plays now
+                job = None
+                embed = render.left_embed(table)
+                looks = _digest(embed.to_dict())
+                if looks != shown.get(str(seat)):
+                    outgoing.append((seat, user_id, looks, [], (embed, job), False))
                 continue
             ping = user_id in turn_started and (modes.get(user_id) == DM or bool(events))
             base = render.private_embed(table, seat, with_table=False)
@@ -406,7 +416,7 @@ class Publisher:
                 table.pending_private[seat][:0] = events
                 continue
             picture = None
-            if await self.pictures.for_user(user_id, table.row.guild_id):
+            if job is not None and await self.pictures.for_user(user_id, table.row.guild_id):
                 picture = await render.draw(job)
             render.show_picture(embed, picture)
             content = (f"🎯 Your turn in {table.engine.title} came up <t:{int(time.time())}:R> "
@@ -585,6 +595,16 @@ class Publisher:
             self.service.schedule_delivery(table)
             resumed.append(table)
         return resumed
+
+    async def close_private_views(self, table: LiveTable) -> None:
+        """A cancelled game's living DMs say so (`render.dm_place`), once, by an edit. A DM
+        that can't be edited now stays as it was: the table is gone, nothing retries it."""
+        if table.state is None or not table.meta.get("dm_message"):
+            return  # a lobby: no DMs yet
+        try:
+            await self._private_views(table, set(), {})
+        except (DeliveryIncomplete, discord.HTTPException):
+            log.warning("table %s: could not mark its DMs cancelled", table.id, exc_info=True)
 
     async def _final(self, table: LiveTable) -> None:
         if table.meta.get("final_posted"):

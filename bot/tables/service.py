@@ -951,6 +951,7 @@ class TableService:
             try:
                 if table.dropped:
                     await self.publisher.show_closed(table, table.closing_note)
+                    await self.publisher.close_private_views(table)
                     for note in table.notices:
                         with contextlib.suppress(discord.HTTPException):
                             await self.publisher.announce(table, note)

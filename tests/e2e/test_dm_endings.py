@@ -1,0 +1,75 @@
+"""A player's living hand DM once their part in the game is over: when the game ends, is
+cancelled, or they leave it, the DM says so. It used to keep its last words, "🎯 Your turn
+in … came up: **Take my turn** on the board" and "the board, **My hand** and **Take my
+turn** there show the game as it is now", pointing at a board that no longer takes a move
+(found playing as new users, issue: audit-play)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.driver import TableDriver
+
+pytestmark = pytest.mark.e2e
+
+TURN_LINE = "Your turn in"
+LIVE_LINE = "show the game as it is now"
+
+
+def living_dm(fake, user):
+    [dm] = fake.dms(user)  # one living DM per game
+    return dm.text
+
+
+async def dm_pings(fake, world, *users) -> None:
+    """Every turn starts with a new DM carrying the turn line (`/notify dm`)."""
+    for user in users:
+        await fake.slash(user, "notify", {"mode": "dm"}, channel=world.channel)
+
+
+async def test_when_the_game_ends_every_hand_dm_says_it_is_over(fake, world, bots, bot):
+    await dm_pings(fake, world, world.alice, world.bob)
+    d = TableDriver(fake, world, bots, "suspense")
+    await d.open(world.alice, [world.bob], options="points_target=2")
+    await d.play_to_end()
+    result_channel = f"<#{world.channel.id}>"
+    for user in (world.alice, world.bob):
+        text = living_dm(fake, user)
+        assert TURN_LINE not in text and LIVE_LINE not in text, text
+        assert "🏁" in text and "over" in text and result_channel in text, text
+
+
+async def test_a_cancelled_game_says_so_in_every_hand_dm(fake, world, bots, bot):
+    await dm_pings(fake, world, world.alice, world.bob, world.carol)
+    d = TableDriver(fake, world, bots, "taboo")
+    await d.open(world.alice, [world.bob, world.carol])
+    await d.next_human()
+    answer = await fake.slash(world.alice, "taboo cancel", channel=d.channel)
+    assert not answer.ephemeral, answer.text
+    await fake.settle()
+    for user in (world.alice, world.bob, world.carol):
+        text = living_dm(fake, user)
+        assert TURN_LINE not in text and LIVE_LINE not in text, text
+        assert "cancelled" in text, text
+
+
+async def test_a_player_who_left_is_told_in_their_dm_and_no_longer_shown_the_seat(
+        fake, world, bots, bot):
+    await dm_pings(fake, world, world.alice, world.bob, world.carol)
+    d = TableDriver(fake, world, bots, "taboo")
+    await d.open(world.alice, [world.bob, world.carol])
+    seat = await d.next_human()
+    leaver = d.seat_user(seat)  # their DM carries the turn line now
+    ask = await d.click(leaver, d.board(), "Leave")
+    done = await d.click(leaver, ask.message, "Leave the game")
+    assert "You left" in done.text, done.text
+    await d.synced()
+    text = living_dm(fake, leaver)
+    assert TURN_LINE not in text and LIVE_LINE not in text, text
+    assert "You left" in text, text
+    hand = set(d.table.engine.secret_labels(d.table.state, None)) - set(
+        d.table.engine.secret_labels(d.table.state, seat))
+    assert not [card for card in hand if card in text], "the seat's hand the AI now plays"
+    # the others' DMs carry on as before
+    others = [u for u in (world.alice, world.bob, world.carol) if u is not leaver]
+    assert all(LIVE_LINE in living_dm(fake, u) for u in others)
