@@ -952,6 +952,7 @@ class TableService:
                 if table.dropped:
                     await self.publisher.show_closed(table, table.closing_note)
                     await self.publisher.close_private_views(table)
+                    await self.publisher.threads.note_closed(table)
                     for note in table.notices:
                         with contextlib.suppress(discord.HTTPException):
                             await self.publisher.announce(table, note)
