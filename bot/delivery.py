@@ -383,7 +383,10 @@ class Publisher:
             events = table.pending_private.pop(seat, [])
             user_id = info.get("user_id")
             left = bool(info.get("left"))
-            if not user_id or (info.get("ai") and not left):
+            # an AI seat has no DM; one playing for a timed-out player keeps theirs as it
+            # was (they may take it back), until the game's end says it is over
+            if not user_id or (info.get("ai") and not left
+                               and not (table.finished and info.get("replaced"))):
                 continue
             if (left or table.dropped) and str(seat) not in living:
                 continue  # told by editing their DM, never by a new one

@@ -73,3 +73,28 @@ async def test_a_player_who_left_is_told_in_their_dm_and_no_longer_shown_the_sea
     # the others' DMs carry on as before
     others = [u for u in (world.alice, world.bob, world.carol) if u is not leaver]
     assert all(LIVE_LINE in living_dm(fake, u) for u in others)
+
+
+async def test_a_player_an_ai_replaced_after_timeouts_is_told_the_game_is_over(
+        fake, world, bots):
+    """They walked away: the timer gave their seat to an AI, which played it to the end.
+    Their DM is the first thing they see when they come back."""
+    await bots.start(turn_seconds=300, timer_tick=60)
+    await dm_pings(fake, world, world.alice, world.bob)
+    d = TableDriver(fake, world, bots, "taboo")
+    await d.open(world.alice, [world.bob], options="turn_seconds=300 afk_turns=1 max_turns=30")
+    table = d.table
+    while d.table is not None:
+        seat = await d.next_human()
+        if seat is None:
+            break
+        if d.seat_user(seat) is world.bob:
+            await d.bot.tables.expire(table.id)  # bob's time runs out: an AI takes over
+        else:
+            await d.take_turn(world.alice)
+    await d.result_posted()
+    assert table.seats[[s.get("user_id") for s in table.seats].index(world.bob.id)].get(
+        "replaced"), "bob's seat was handed to an AI"
+    text = living_dm(fake, world.bob)
+    assert TURN_LINE not in text and LIVE_LINE not in text, text
+    assert "🏁" in text and "over" in text, text
