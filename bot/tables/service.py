@@ -57,6 +57,7 @@ META_FLUSH_SECONDS = 0.5
 META_RETRY_SECONDS = 5.0  # after the database refused a bookkeeping save
 PRUNE_SECONDS = 3600.0  # how often old replay records are dropped
 SPILL_BYTES = 4096  # move lines a table's row holds before they go to table_moves
+AI_MARK = "🤖"  # in front of an AI seat's name, and of no member's (ui.handlers.display_name)
 AI_NAMES = ("Ada", "Babbage", "Turing", "Lovelace", "Hopper", "Knuth", "Shannon", "Dijkstra",
             "Liskov", "Ritchie", "Wirth", "Hamilton")
 
@@ -487,7 +488,8 @@ class TableService:
             if len(table.seats) >= table.engine.max_players:
                 raise TableError(f"The table is full ({table.engine.max_players} seats).")
             used = {s["name"] for s in table.seats}
-            name = next((f"🤖 {n}" for n in AI_NAMES if f"🤖 {n}" not in used), "🤖 AI")
+            name = next((f"{AI_MARK} {n}" for n in AI_NAMES if f"{AI_MARK} {n}" not in used),
+                        f"{AI_MARK} AI")
             draft = table.draft()
             draft.seats.append({"user_id": None, "name": name, "ai": True})
             await self._save(table, draft)

@@ -11,7 +11,7 @@ import discord
 from bot.delivery import dm_pause_hint
 from bot.hooks import Hook, handed_over
 from bot.late_interactions import is_expiry, note_expired
-from bot.tables.service import TableError, need_unpaused
+from bot.tables.service import AI_MARK, TableError, need_unpaused
 from bot.threads import CHANNEL, THREAD, thread_refusal
 from bot.ui import panel, render
 from bot.ui.components import (
@@ -48,8 +48,10 @@ def is_moderator(interaction: discord.Interaction) -> bool:
 
 def display_name(user: discord.abc.User) -> str:
     """The member's name as a seat stores it: one line, bounded (`bot.ui.names`); escape it
-    with `safe_name` wherever it goes into markdown."""
-    return clean_name(getattr(user, "display_name", None) or user.name)
+    with `safe_name` wherever it goes into markdown. Only AI seats carry 🤖 in front of
+    their name (`TableService.add_ai`): a member called "🤖 Ada" would pass for one."""
+    name = clean_name(getattr(user, "display_name", None) or user.name)
+    return clean_name(name.lstrip(AI_MARK + "\ufe0f "))
 
 
 # What the bot needs in a table's channel to post and update its board.
