@@ -379,6 +379,10 @@ class Publisher:
         shown = table.meta.setdefault("private_shown", {})
         outgoing = []
         living = table.meta.setdefault("dm_message", {})
+        if table.finished:
+            # it ended since the sync read whose turn it was: the DMs rendered below show
+            # the end, and a turn line on them would never be edited away
+            turn_started = set()
         for seat, info in enumerate(table.seats):
             events = table.pending_private.pop(seat, [])
             user_id = info.get("user_id")
