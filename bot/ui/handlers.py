@@ -370,8 +370,16 @@ class TableInteractions:
             raise TableError("The game hasn't started yet.")
         need_unpaused(table)
         engine = table.engine
+        back = (not prefix and not edit and bool(table.seats[seat].get("replaced"))
+                and await self._take_back(interaction, table))
+        if back:
+            note = "\n".join(filter(None, [SEAT_BACK, note]))
         if seat not in engine.to_act(table.state):
             waiting = ", ".join(table.names[s] for s in sorted(engine.waiting_for(table.state)))
+            if back:  # the seat is theirs again: not an error
+                await reply(interaction, f"{SEAT_BACK}\nIt's not your turn yet — waiting for "
+                            f"{waiting or 'nobody'}.", ephemeral=True)
+                return
             raise TableError(f"It's not your turn — waiting for {waiting or 'nobody'}.")
         self.service.hold_ai_for(table, seat)
         try:
@@ -381,6 +389,8 @@ class TableInteractions:
         if level.action is not None:
             prompt = table.ui.text_prompt(level.action)
             if prompt is not None:
+                if interaction.response.is_done():  # acknowledged: no form can follow
+                    raise TableError(f"{SEAT_BACK} Press **Take my turn** again to play.")
                 await interaction.response.send_modal(TextModal(
                     prompt, f"tm:{table.id}:{table.version}:{panel.encode(level.prefix)}"))
                 return
@@ -423,9 +433,21 @@ class TableInteractions:
         hand = render.private_embed(table, seat)  # your hand above your choices
         if edit:
             await edit_answer(interaction, content=text, embed=hand, view=view)
+        elif interaction.response.is_done():  # acknowledged while the seat was taken back
+            await interaction.followup.send(text, embed=hand, view=view, ephemeral=True)
         else:
             await interaction.response.send_message(text, embed=hand, view=view,
                                                     ephemeral=True)
+
+    async def _take_back(self, interaction: discord.Interaction, table: LiveTable) -> bool:
+        """Give a replaced player their seat back (`TableService.reclaim`); a save slower
+        than ACK_AFTER has the click acknowledged first, as a move's does (`_perform`)."""
+        taking = asyncio.ensure_future(self.service.reclaim(table.id, interaction.user.id))
+        try:
+            return await asyncio.wait_for(asyncio.shield(taking), ACK_AFTER)
+        except TimeoutError:
+            await acknowledge(interaction, edit=False)
+            return await taking
 
     async def on_text_submit(self, interaction: discord.Interaction, custom_id: str,
                              text: str) -> None:
@@ -548,6 +570,9 @@ class TableInteractions:
     def _seat(self, table: LiveTable, interaction: discord.Interaction) -> int:
         return self.service.seat_for(table, interaction.user.id)
 
+
+#: What a player an AI replaced is told when **Take my turn** gives them their seat back.
+SEAT_BACK = "🙋 You have your seat back: the AI no longer plays it."
 
 #: What a closed-DM player's next ephemeral answer says (once per pause), above the button.
 DMS_STOPPED = ("📪 Discord refused my direct message to you (your DMs may be closed for this "
