@@ -386,20 +386,16 @@ class Publisher:
         for seat, info in enumerate(table.seats):
             events = table.pending_private.pop(seat, [])
             user_id = info.get("user_id")
-            left = bool(info.get("left"))
             # an AI seat has no DM; one playing for a timed-out player keeps theirs as it
             # was (they may take it back), until the game's end says it is over
-            if not user_id or (info.get("ai") and not left
+            if not user_id or (info.get("ai") and not info.get("left")
                                and not (table.finished and info.get("replaced"))):
                 continue
-            if (left or table.dropped) and str(seat) not in living:
-                continue  # told by editing their DM, never by a new one
-            if left:  # once: the DM stops showing the seat an AI plays now
-                job = None
-                embed = render.left_embed(table)
-                looks = _digest(embed.to_dict())
-                if looks != shown.get(str(seat)):
-                    outgoing.append((seat, user_id, looks, [], (embed, job), False))
+            closed = render.closed_embed(table, seat)  # they left, or it was cancelled
+            if closed is not None:  # said once, by editing their DM (never a new one)
+                looks = _digest(closed.to_dict())
+                if str(seat) in living and looks != shown.get(str(seat)):
+                    outgoing.append((seat, user_id, looks, [], (closed, None), False))
                 continue
             ping = user_id in turn_started and (modes.get(user_id) == DM or bool(events))
             base = render.private_embed(table, seat, with_table=False)
@@ -604,8 +600,8 @@ class Publisher:
         return resumed
 
     async def close_private_views(self, table: LiveTable) -> None:
-        """A cancelled game's living DMs say so (`render.dm_place`), once, by an edit. A DM
-        that can't be edited now stays as it was: the table is gone, nothing retries it."""
+        """A cancelled game's living DMs say so (`render.closed_embed`), once, by an edit. A
+        DM that can't be edited now stays as it was: the table is gone, nothing retries it."""
         if table.state is None or not table.meta.get("dm_message"):
             return  # a lobby: no DMs yet
         try:

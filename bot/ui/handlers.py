@@ -249,6 +249,8 @@ class TableInteractions:
                 raise TableError("Games are played in server channels.")
             if not on_clicked_message(interaction):
                 raise TableError(STALE_BUTTON)
+            if await self._join_rematch(interaction, match_id):
+                return
             self.bot.cooldowns.ready(interaction.user.id, "lobby")
             table = await self.service.rematch(
                 match_id, user_id=interaction.user.id, name=display_name(interaction.user),
@@ -258,6 +260,24 @@ class TableInteractions:
             await reply_error(interaction, str(exc))
             return
         await self.post_lobby(interaction, table, ping=self._may_ping_for(match_id))
+
+    async def _join_rematch(self, interaction: discord.Interaction, match_id: int) -> bool:
+        """A player pressing **Play again** after another one did: the rematch lobby is in
+        the channel already, so they take their seat in it. (They were told "This channel
+        already has a lobby" and left to find its Join, as both players of a game that
+        just ended tend to press it at once.) False if there is no such lobby for them."""
+        table = self.service.in_channel(interaction.channel_id or 0)
+        user_id = interaction.user.id
+        if (table is None or table.playing or table.meta.get("rematch_of") != match_id
+                or (user_id not in (table.meta.get("invited") or [])
+                    and table.seat_of(user_id) is None)):
+            return False
+        table = await self.service.join(table.id, user_id, display_name(interaction.user))
+        host = table.seat_of(table.row.host_id)
+        whose = f"{table.names[host]}'s" if host is not None else "the"
+        await reply(interaction, f"✅ You joined {whose} rematch lobby.", ephemeral=True)
+        await self.service.publisher.refresh_lobby(table)
+        return True
 
     def _may_ping_for(self, match_id: int) -> bool:
         """Whether a Play again of this game may ping its players (see REMATCH_PING_SECONDS)."""

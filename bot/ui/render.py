@@ -268,10 +268,8 @@ def private_embed(table: LiveTable, seat: int, events: list[Event] | None = None
 
 def dm_place(table: LiveTable) -> tuple[str, str]:
     """The living DM's last field (name, value): where the game is played, or, once it has
-    ended or was cancelled, that it is over. The DM outlives the game, and its old words
-    ("**Take my turn** there") pointed at a board that no longer takes a move."""
-    if table.dropped:  # (a dropped table counts as finished too)
-        return "❌ Cancelled", "This table was cancelled; there is nothing left to play."
+    ended, where its result is. The DM outlives the game, and its old words ("**Take my
+    turn** there") pointed at a board that no longer takes a move."""
     if table.finished:
         result = f"<#{table.row.parent_id or table.row.channel_id}>"
         return "🏁 Game over", f"This game is over: its result is in {result}."
@@ -279,16 +277,23 @@ def dm_place(table: LiveTable) -> tuple[str, str]:
                            "**Take my turn** there show the game as it is now.")
 
 
-def left_embed(table: LiveTable) -> discord.Embed:
-    """The living DM of a player who left the game: it stops showing the seat (an AI plays
-    it now, and its hand is no longer theirs to follow)."""
+def closed_embed(table: LiveTable, seat: int) -> discord.Embed | None:
+    """The living DM of a player whose game went on without them (they left: an AI plays
+    the seat, whose hand is no longer theirs to follow) or is gone (cancelled): it says
+    so and shows no cards. None while the DM shows the seat."""
     result = f"<#{table.row.parent_id or table.row.channel_id}>"
-    embed = discord.Embed(
-        title=f"{table.ui.emoji} You left this game",
-        description=(f"🚪 You left this {table.engine.title} game: an AI plays your seat to "
-                     f"the end. The result will be in {result}."),
-        colour=table.ui.colour)
-    embed.set_author(name=f"{table.engine.title} · table #{table.id}")
+    title = table.engine.title
+    if table.seats[seat].get("left"):
+        head, text = "You left this game", (f"🚪 You left this {title} game: an AI plays your "
+                                            f"seat to the end. The result will be in {result}.")
+    elif table.dropped:
+        head, text = "Game cancelled", (f"❌ This {title} game was cancelled; there is "
+                                        "nothing left to play.")
+    else:
+        return None
+    embed = discord.Embed(title=f"{table.ui.emoji} {head}", description=text,
+                          colour=table.ui.colour)
+    embed.set_author(name=f"{title} · table #{table.id}")
     return embed
 
 
