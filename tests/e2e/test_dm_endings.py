@@ -102,3 +102,19 @@ async def test_a_player_an_ai_replaced_after_timeouts_is_told_the_game_is_over(
     text = living_dm(fake, world.bob)
     assert TURN_LINE not in text and LIVE_LINE not in text, text
     assert "🏁" in text and "over" in text, text
+
+
+@pytest.mark.parametrize(("command", "options"), [
+    ("suspense", "points_target=2"), ("taboo", "max_turns=24"),
+    ("suittaboo", "max_turns_per_round=60 max_rounds=3"),
+    ("hiddenrules", "target=1 turn_seconds=0"), ("sixsuit", "max_rounds=3")])
+async def test_every_game_ends_with_every_hand_dm_saying_it_is_over(fake, world, bots, bot,
+                                                                    command, options):
+    """The same in each of the five games, played to the end through the panel."""
+    d = TableDriver(fake, world, bots, command)
+    await d.open(world.alice, [world.bob], ai=1, options=options)
+    await d.play_to_end()
+    for user in (world.alice, world.bob):
+        text = living_dm(fake, user)
+        assert TURN_LINE not in text and LIVE_LINE not in text, (command, text)
+        assert "🏁 Game over" in text, (command, text)
