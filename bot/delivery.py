@@ -379,10 +379,23 @@ class Publisher:
         shown = table.meta.setdefault("private_shown", {})
         outgoing = []
         living = table.meta.setdefault("dm_message", {})
+        if table.finished:
+            # it ended since the sync read whose turn it was: the DMs rendered below show
+            # the end, and a turn line on them would never be edited away
+            turn_started = set()
         for seat, info in enumerate(table.seats):
             events = table.pending_private.pop(seat, [])
             user_id = info.get("user_id")
-            if not user_id or info.get("ai"):
+            # an AI seat has no DM; one playing for a timed-out player keeps theirs as it
+            # was (they may take it back), until the game's end says it is over
+            if not user_id or (info.get("ai") and not info.get("left")
+                               and not (table.finished and info.get("replaced"))):
+                continue
+            closed = render.closed_embed(table, seat)  # they left, or it was cancelled
+            if closed is not None:  # said once, by editing their DM (never a new one)
+                looks = _digest(closed.to_dict())
+                if str(seat) in living and looks != shown.get(str(seat)):
+                    outgoing.append((seat, user_id, looks, [], (closed, None), False))
                 continue
             ping = user_id in turn_started and (modes.get(user_id) == DM or bool(events))
             base = render.private_embed(table, seat, with_table=False)
@@ -406,7 +419,7 @@ class Publisher:
                 table.pending_private[seat][:0] = events
                 continue
             picture = None
-            if await self.pictures.for_user(user_id, table.row.guild_id):
+            if job is not None and await self.pictures.for_user(user_id, table.row.guild_id):
                 picture = await render.draw(job)
             render.show_picture(embed, picture)
             content = (f"🎯 Your turn in {table.engine.title} came up <t:{int(time.time())}:R> "
@@ -585,6 +598,16 @@ class Publisher:
             self.service.schedule_delivery(table)
             resumed.append(table)
         return resumed
+
+    async def close_private_views(self, table: LiveTable) -> None:
+        """A cancelled game's living DMs say so (`render.closed_embed`), once, by an edit. A
+        DM that can't be edited now stays as it was: the table is gone, nothing retries it."""
+        if table.state is None or not table.meta.get("dm_message"):
+            return  # a lobby: no DMs yet
+        try:
+            await self._private_views(table, set(), {})
+        except (DeliveryIncomplete, discord.HTTPException):
+            log.warning("table %s: could not mark its DMs cancelled", table.id, exc_info=True)
 
     async def _final(self, table: LiveTable) -> None:
         if table.meta.get("final_posted"):

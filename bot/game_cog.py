@@ -38,6 +38,17 @@ def choice_value(text: str) -> tuple[int, int] | None:
     return (int(match[1]), int(match[2])) if match else None
 
 
+def fresh_choice(table: LiveTable, version: int) -> bool:
+    """Whether an autocomplete value (`version.index`) was offered for the table as it is.
+    One from an earlier version is refused: the game moved on since it was offered. One
+    from a later version was never offered (a crafted value): False, and it is then read
+    as typed text, which it matches nothing of ("out of date" would be untrue)."""
+    if version < table.version:
+        raise TableError("That choice is out of date (the game moved on). Please pick again "
+                         "from the suggestions.")
+    return version == table.version
+
+
 class GameCog(commands.GroupCog):
     ui: ClassVar[GameUI]
 
@@ -166,10 +177,7 @@ class GameCog(commands.GroupCog):
         picked = choice_value(value)
         if picked is not None:
             version, index = picked
-            if version != table.version:
-                raise TableError("That choice is out of date (the game moved on). Please pick "
-                                 "again from the suggestions.")
-            if index < len(legal) and keep(legal[index]):
+            if fresh_choice(table, version) and index < len(legal) and keep(legal[index]):
                 return table, legal[index]
         label = label or self.label
         wanted = value.strip().lower()

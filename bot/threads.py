@@ -170,17 +170,29 @@ class TableThreads:
             log.warning("table %s: its move could not be saved yet (%s)", table.id, exc)
             self.publisher.service.meta_changed(table)
 
-    async def _note_lobby(self, table: LiveTable, where: str) -> None:
+    async def note_closed(self, table: LiveTable) -> None:
+        """A cancelled game's start note in the lobby's channel says so: it kept "has started
+        … played in its thread" for good, and the channel never heard of the game again (a
+        finished game's result comes back there; a cancelled one has none)."""
+        if table.row.parent_id is None:
+            return
+        names = ", ".join(table.names)
+        await self._note_lobby(table, f"Its thread: <#{table.row.channel_id}>.",
+                               lead=f"❌ **{table.engine.title}** with {names} was "
+                               f"{table.closing_note}.")
+
+    async def _note_lobby(self, table: LiveTable, where: str, *, lead: str | None = None
+                          ) -> None:
         """The lobby's message (now the start note) says where the game is played."""
         lobby = table.meta.get("lobby_message_id")
         parent = table.row.parent_id or table.row.channel_id
         if not lobby:
             return
         names = ", ".join(table.names)
+        lead = lead or f"▶️ **{table.engine.title}** has started with {names}."
         with contextlib.suppress(discord.HTTPException):
             await self.publisher.bot.get_partial_messageable(parent).get_partial_message(
-                lobby).edit(content=f"▶️ **{table.engine.title}** has started with {names}. "
-                            f"{where}", embeds=[], view=None)
+                lobby).edit(content=f"{lead} {where}", embeds=[], view=None)
 
     async def close(self, table: LiveTable) -> None:
         """The game is over: archive its thread, and lock it too where the bot may (Manage

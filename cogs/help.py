@@ -59,7 +59,8 @@ class HelpCog(commands.Cog):
                    "someone's rating and record · `/history [game] [player]` finished games · "
                    "`/replay game:` step through one, or export it · "
                    "`/config show` game defaults · `/config set|reset` change them (Manage "
-                   "Server) · `/pictures` cards as pictures for you, or text only"),
+                   "Server) · `/config server` server-wide settings (lobbies, threads, "
+                   "pictures, ratings) · `/pictures` cards as pictures for you, or text only"),
             inline=False)
         return embed
 

@@ -57,6 +57,7 @@ META_FLUSH_SECONDS = 0.5
 META_RETRY_SECONDS = 5.0  # after the database refused a bookkeeping save
 PRUNE_SECONDS = 3600.0  # how often old replay records are dropped
 SPILL_BYTES = 4096  # move lines a table's row holds before they go to table_moves
+AI_MARK = "🤖"  # in front of an AI seat's name, and of no member's (ui.handlers.display_name)
 AI_NAMES = ("Ada", "Babbage", "Turing", "Lovelace", "Hopper", "Knuth", "Shannon", "Dijkstra",
             "Liskov", "Ritchie", "Wirth", "Hamilton")
 
@@ -487,7 +488,8 @@ class TableService:
             if len(table.seats) >= table.engine.max_players:
                 raise TableError(f"The table is full ({table.engine.max_players} seats).")
             used = {s["name"] for s in table.seats}
-            name = next((f"🤖 {n}" for n in AI_NAMES if f"🤖 {n}" not in used), "🤖 AI")
+            name = next((f"{AI_MARK} {n}" for n in AI_NAMES if f"{AI_MARK} {n}" not in used),
+                        f"{AI_MARK} AI")
             draft = table.draft()
             draft.seats.append({"user_id": None, "name": name, "ai": True})
             await self._save(table, draft)
@@ -580,12 +582,7 @@ class TableService:
                                  "Open **Take my turn** again.")
             seat = self.seat_for(table, user_id)
             draft = table.draft()
-            if draft.seats[seat].get("replaced"):
-                draft.seats[seat]["ai"] = False
-                draft.seats[seat].pop("replaced", None)
-                draft.add_note([public("back", f"{{P{seat}}} is back and plays again.")])
-            draft.meta.setdefault("expiries", {}).pop(str(seat), None)
-            draft.meta.setdefault("expired_turns", {}).pop(str(seat), None)
+            self._seat_back(draft, seat)
             text = shown(table.engine.describe(table.state, action), table.names)
             events = await self._commit(table, seat, action, draft)
             if hook is not None:
@@ -593,6 +590,35 @@ class TableService:
         secrets = [shown(e.text, table.names) for e in events
                    if e.visible_to is not None and seat in e.visible_to]
         return table, text, secrets
+
+    @staticmethod
+    def _seat_back(draft: LiveTable, seat: int) -> None:
+        """The seat's player acts again: an AI that took the seat over after their time ran
+        out gives it back, and their count of timed-out turns starts again."""
+        if draft.seats[seat].get("replaced"):
+            draft.seats[seat]["ai"] = False
+            draft.seats[seat].pop("replaced", None)
+            draft.add_note([public("back", f"{{P{seat}}} is back and plays again.")])
+        draft.meta.setdefault("expiries", {}).pop(str(seat), None)
+        draft.meta.setdefault("expired_turns", {}).pop(str(seat), None)
+
+    async def reclaim(self, table_id: int, user_id: int) -> bool:
+        """A player an AI replaced asks for their move panel: they have their seat back at
+        once, whoever's turn it is. Taking it back only with a move could not be done: the
+        seat's turns were the AI's, played a moment after they came up, and no other turn
+        was theirs. True if the seat was given back."""
+        table = self.get(table_id)
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if (seat is None or not table.playing or table.finished or table.paused
+                    or not table.seats[seat].get("replaced")):
+                return False
+            draft = table.draft()
+            self._seat_back(draft, seat)
+            self._reset_deadline(draft)  # their turn, if it is now, gets its time
+            await self._save(table, draft)  # (the AI's move being thought out is dropped)
+        self.schedule_delivery(table)
+        return True
 
     @staticmethod
     def seat_for(table: LiveTable, user_id: int) -> int:
@@ -922,8 +948,8 @@ class TableService:
                     draft.seats[seat]["ai"] = True
                     draft.seats[seat]["replaced"] = True
                     note.append(public("replaced", f"🤖 An AI now plays for {{P{seat}}} "
-                                       f"({plural(count, 'turn')} timed out). Act again to "
-                                       "take it back."))
+                                       f"({plural(count, 'turn')} timed out). Take my turn "
+                                       "on the board takes it back."))
                     expiries.pop(str(seat), None)
                     counted.pop(str(seat), None)
                 draft.add_note(note)
@@ -951,6 +977,8 @@ class TableService:
             try:
                 if table.dropped:
                     await self.publisher.show_closed(table, table.closing_note)
+                    await self.publisher.close_private_views(table)
+                    await self.publisher.threads.note_closed(table)
                     for note in table.notices:
                         with contextlib.suppress(discord.HTTPException):
                             await self.publisher.announce(table, note)

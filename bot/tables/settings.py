@@ -73,6 +73,7 @@ _INT = re.compile(r"[+-]?[0-9]{1,9}", re.ASCII)  # ASCII digits only: no ², ٣ 
 _HUGE = re.compile(r"[+-]?[0-9]{10,}", re.ASCII)
 _FLOAT = re.compile(r"[+-]?[0-9]{1,9}(\.[0-9]{1,6})?", re.ASCII)  # no nan, inf or 1e9
 _TRUE, _FALSE = ("true", "yes", "on"), ("false", "no", "off")
+_SPACED_EQUALS = re.compile(r"\s*=\s*")
 _NONE = ("none", "null", "off")
 
 
@@ -85,8 +86,10 @@ def parse_option_text(text: str | None) -> dict[str, str]:
     if len(text) > OPTIONS_TEXT_LIMIT:
         raise OptionsError(f"That's too long for options ({len(text)} characters; at most "
                            f"{OPTIONS_TEXT_LIMIT}). Write them like `turn_seconds=120`.")
+    # "turn_seconds = 120" is how many people write it: the spaces around = are dropped
+    text = _SPACED_EQUALS.sub("=", text.replace(",", " "))
     try:
-        parts = shlex.split(text.replace(",", " "))
+        parts = shlex.split(text)
     except ValueError:
         raise OptionsError("I couldn't read those options (a quote is not closed). Write "
                            "them like `turn_seconds=120 shuffle_seats=on`.") from None

@@ -11,7 +11,7 @@ import discord
 from bot.delivery import dm_pause_hint
 from bot.hooks import Hook, handed_over
 from bot.late_interactions import is_expiry, note_expired
-from bot.tables.service import TableError, need_unpaused
+from bot.tables.service import AI_MARK, TableError, need_unpaused
 from bot.threads import CHANNEL, THREAD, thread_refusal
 from bot.ui import panel, render
 from bot.ui.components import (
@@ -48,8 +48,10 @@ def is_moderator(interaction: discord.Interaction) -> bool:
 
 def display_name(user: discord.abc.User) -> str:
     """The member's name as a seat stores it: one line, bounded (`bot.ui.names`); escape it
-    with `safe_name` wherever it goes into markdown."""
-    return clean_name(getattr(user, "display_name", None) or user.name)
+    with `safe_name` wherever it goes into markdown. Only AI seats carry 🤖 in front of
+    their name (`TableService.add_ai`): a member called "🤖 Ada" would pass for one."""
+    name = clean_name(getattr(user, "display_name", None) or user.name)
+    return clean_name(name.lstrip(AI_MARK + "\ufe0f "))
 
 
 # What the bot needs in a table's channel to post and update its board.
@@ -247,6 +249,8 @@ class TableInteractions:
                 raise TableError("Games are played in server channels.")
             if not on_clicked_message(interaction):
                 raise TableError(STALE_BUTTON)
+            if await self._join_rematch(interaction, match_id):
+                return
             self.bot.cooldowns.ready(interaction.user.id, "lobby")
             table = await self.service.rematch(
                 match_id, user_id=interaction.user.id, name=display_name(interaction.user),
@@ -256,6 +260,24 @@ class TableInteractions:
             await reply_error(interaction, str(exc))
             return
         await self.post_lobby(interaction, table, ping=self._may_ping_for(match_id))
+
+    async def _join_rematch(self, interaction: discord.Interaction, match_id: int) -> bool:
+        """A player pressing **Play again** after another one did: the rematch lobby is in
+        the channel already, so they take their seat in it. (They were told "This channel
+        already has a lobby" and left to find its Join, as both players of a game that
+        just ended tend to press it at once.) False if there is no such lobby for them."""
+        table = self.service.in_channel(interaction.channel_id or 0)
+        user_id = interaction.user.id
+        if (table is None or table.playing or table.meta.get("rematch_of") != match_id
+                or (user_id not in (table.meta.get("invited") or [])
+                    and table.seat_of(user_id) is None)):
+            return False
+        table = await self.service.join(table.id, user_id, display_name(interaction.user))
+        host = table.seat_of(table.row.host_id)
+        whose = f"{table.names[host]}'s" if host is not None else "the"
+        await reply(interaction, f"✅ You joined {whose} rematch lobby.", ephemeral=True)
+        await self.service.publisher.refresh_lobby(table)
+        return True
 
     def _may_ping_for(self, match_id: int) -> bool:
         """Whether a Play again of this game may ping its players (see REMATCH_PING_SECONDS)."""
@@ -368,8 +390,16 @@ class TableInteractions:
             raise TableError("The game hasn't started yet.")
         need_unpaused(table)
         engine = table.engine
+        back = (not prefix and not edit and bool(table.seats[seat].get("replaced"))
+                and await self._take_back(interaction, table))
+        if back:
+            note = "\n".join(filter(None, [SEAT_BACK, note]))
         if seat not in engine.to_act(table.state):
             waiting = ", ".join(table.names[s] for s in sorted(engine.waiting_for(table.state)))
+            if back:  # the seat is theirs again: not an error
+                await reply(interaction, f"{SEAT_BACK}\nIt's not your turn yet — waiting for "
+                            f"{waiting or 'nobody'}.", ephemeral=True)
+                return
             raise TableError(f"It's not your turn — waiting for {waiting or 'nobody'}.")
         self.service.hold_ai_for(table, seat)
         try:
@@ -379,6 +409,8 @@ class TableInteractions:
         if level.action is not None:
             prompt = table.ui.text_prompt(level.action)
             if prompt is not None:
+                if interaction.response.is_done():  # acknowledged: no form can follow
+                    raise TableError(f"{SEAT_BACK} Press **Take my turn** again to play.")
                 await interaction.response.send_modal(TextModal(
                     prompt, f"tm:{table.id}:{table.version}:{panel.encode(level.prefix)}"))
                 return
@@ -421,9 +453,21 @@ class TableInteractions:
         hand = render.private_embed(table, seat)  # your hand above your choices
         if edit:
             await edit_answer(interaction, content=text, embed=hand, view=view)
+        elif interaction.response.is_done():  # acknowledged while the seat was taken back
+            await interaction.followup.send(text, embed=hand, view=view, ephemeral=True)
         else:
             await interaction.response.send_message(text, embed=hand, view=view,
                                                     ephemeral=True)
+
+    async def _take_back(self, interaction: discord.Interaction, table: LiveTable) -> bool:
+        """Give a replaced player their seat back (`TableService.reclaim`); a save slower
+        than ACK_AFTER has the click acknowledged first, as a move's does (`_perform`)."""
+        taking = asyncio.ensure_future(self.service.reclaim(table.id, interaction.user.id))
+        try:
+            return await asyncio.wait_for(asyncio.shield(taking), ACK_AFTER)
+        except TimeoutError:
+            await acknowledge(interaction, edit=False)
+            return await taking
 
     async def on_text_submit(self, interaction: discord.Interaction, custom_id: str,
                              text: str) -> None:
@@ -546,6 +590,9 @@ class TableInteractions:
     def _seat(self, table: LiveTable, interaction: discord.Interaction) -> int:
         return self.service.seat_for(table, interaction.user.id)
 
+
+#: What a player an AI replaced is told when **Take my turn** gives them their seat back.
+SEAT_BACK = "🙋 You have your seat back: the AI no longer plays it."
 
 #: What a closed-DM player's next ephemeral answer says (once per pause), above the button.
 DMS_STOPPED = ("📪 Discord refused my direct message to you (your DMs may be closed for this "

@@ -270,15 +270,45 @@ def private_embed(table: LiveTable, seat: int, events: list[Event] | None = None
     embed.title = embed.title or f"{table.ui.emoji} Your hand"
     embed.set_author(name=f"{table.engine.title} · table #{table.id}")
     if not with_table:
-        embed.add_field(name="📍 The table", value=f"<#{table.row.channel_id}>: the board, "
-                        "**My hand** and **Take my turn** there show the game as it is now.",
-                        inline=False)
+        name, value = dm_place(table)
+        embed.add_field(name=name, value=value, inline=False)
     if events:
         text = "\n".join(f"• {shown(e.text, names)}" for e in events[-10:])
         embed.add_field(name="Just now (only you see this)", value=clip(text, keep="end"),
                         inline=False)
     embed.set_footer(text="Secret: only you can see this.")
     return clip_embed(one_minus(embed))
+
+
+def dm_place(table: LiveTable) -> tuple[str, str]:
+    """The living DM's last field (name, value): where the game is played, or, once it has
+    ended, where its result is. The DM outlives the game, and its old words ("**Take my
+    turn** there") pointed at a board that no longer takes a move."""
+    if table.finished:
+        result = f"<#{table.row.parent_id or table.row.channel_id}>"
+        return "🏁 Game over", f"This game is over: its result is in {result}."
+    return "📍 The table", (f"<#{table.row.channel_id}>: the board, **My hand** and "
+                           "**Take my turn** there show the game as it is now.")
+
+
+def closed_embed(table: LiveTable, seat: int) -> discord.Embed | None:
+    """The living DM of a player whose game went on without them (they left: an AI plays
+    the seat, whose hand is no longer theirs to follow) or is gone (cancelled): it says
+    so and shows no cards. None while the DM shows the seat."""
+    result = f"<#{table.row.parent_id or table.row.channel_id}>"
+    title = table.engine.title
+    if table.seats[seat].get("left"):
+        head, text = "You left this game", (f"🚪 You left this {title} game: an AI plays your "
+                                            f"seat to the end. The result will be in {result}.")
+    elif table.dropped:
+        head, text = "Game cancelled", (f"❌ This {title} game was cancelled; there is "
+                                        "nothing left to play.")
+    else:
+        return None
+    embed = discord.Embed(title=f"{table.ui.emoji} {head}", description=text,
+                          colour=table.ui.colour)
+    embed.set_author(name=f"{title} · table #{table.id}")
+    return embed
 
 
 # ---------------------------------------------------------------------- pictures

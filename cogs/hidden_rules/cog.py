@@ -17,7 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.game_cog import GameCog
+from bot.game_cog import GameCog, fresh_choice
 from bot.game_ui import GameUI, TextPrompt
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
@@ -537,10 +537,7 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
         named = table.plain_names[accused_seat].lower()
         if _CHOICE_RE.match(wanted):
             version, _, who = wanted.partition(".")
-            if int(version) != table.version:
-                raise TableError("That choice is out of date (the game moved on). Please pick "
-                                 "again from the suggestions.")
-            ok = int(who) == accused_seat
+            ok = fresh_choice(table, int(version)) and int(who) == accused_seat
         else:
             low = wanted.lower()
             ok = bool(low) and (low in (named, accused_label.lower()) or low in named)

@@ -439,7 +439,9 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
             if value is None:
                 choices = {0: "1, 2, 3, 4 or ?", 1: ", ".join(COLOUR_NAMES),
                            2: ", ".join(SHAPE_NAMES)}[which]
-                raise TableError(f"{echo(text)} isn't a {ATTRIBUTES[which]}: choose {choices}.")
+                # ("`7` isn't a number" read as nonsense: 7 is one, just not on a card)
+                raise TableError(f"No card has the {ATTRIBUTES[which]} {echo(text)}: choose "
+                                 f"{choices}.")
             values.append(value)
         await self.perform(interaction, table, Predict(*values))
 

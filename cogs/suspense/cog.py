@@ -106,16 +106,19 @@ class SuspenseCog(GameCog, group_name="suspense", group_description="Play Suspen
             interaction, current, self._is_play,
             label=lambda table, a: f"{a.card} — {condition_text(a.card)}")
 
+    # Pass and fold are refused only on a player's first turn of a match (a play is due);
+    # the generic refusal sent them to "the suggestions" of a command that has none.
+    MUST_PLAY = ("Your first turn of a match must be a play: choose a card with "
+                 "`/suspense play` or **Take my turn** on the board.")
+
     @app_commands.command(name="pass", description="Skip this turn (you stay in the match).")
     async def pass_(self, interaction: discord.Interaction) -> None:
-        table, action = self.choose_action(interaction, "Pass",
-                                           lambda a: isinstance(a, Pass))
+        table, _seat, [action] = self.moves_of(interaction, Pass, self.MUST_PLAY)
         await self.perform(interaction, table, action)
 
     @app_commands.command(name="fold", description="Fold for the rest of this match.")
     async def fold(self, interaction: discord.Interaction) -> None:
-        table, action = self.choose_action(interaction, "Fold",
-                                           lambda a: isinstance(a, Fold))
+        table, _seat, [action] = self.moves_of(interaction, Fold, self.MUST_PLAY)
         await self.perform(interaction, table, action)
 
 

@@ -56,6 +56,10 @@ def test_option_text_parsing():
         "points_target": "8", "turn_seconds": "0", "wire": "yes", "name": "a b"}
     with pytest.raises(OptionsError):
         parse_option_text("points_target")
+    assert parse_option_text("points_target = 8, turn_seconds =0 wire= yes") == {
+        "points_target": "8", "turn_seconds": "0", "wire": "yes"}
+    with pytest.raises(OptionsError):
+        parse_option_text("= 8")
 
 
 @pytest.mark.parametrize("raw", ["on", "true", "1.0", "².0", "²", "٣", "1e3", "NaN", "inf",

@@ -486,3 +486,32 @@ async def test_two_players_with_the_same_display_name_are_told_apart(fake, world
     assert "**Alex \\(1\\)**" in board and "**alex \\(2\\)**" in board, board
     history = await d.history()
     assert "Alex \\(1\\) plays" in history and "alex \\(2\\) plays" in history, history
+
+
+async def test_a_member_named_like_an_ai_seat_is_not_shown_as_one(fake, world, bots):
+    """AI seats are the only names with 🤖 in front ("🤖 Ada"). A member who called
+    themself "🤖 Ada" sat at the table as a second "🤖 Ada" (told apart only by seat
+    numbers), or, with no AI seated, passed for one: every board, line and result showed
+    an AI where a person played (found playing as new users)."""
+    await bots.start()
+    fake_ai = fake.add_user("🤖 Ada")
+    fake.add_member(world.guild, fake_ai)
+    d = TableDriver(fake, world, bots, "suspense")
+    await d.open(world.alice, [fake_ai], ai=1, options="points_target=2")
+    names = [seat["name"] for seat in d.table.seats]
+    assert names == ["alice", "Ada", "🤖 Ada"], names
+    board = d.board().text
+    assert board.count("🤖 Ada") == 1 and "**Ada**" in board, board
+
+
+async def test_options_typed_with_spaces_around_the_equals_sign_are_read(fake, world, bots):
+    """`points_target = 4` was refused with "`points_target` should look like
+    `name=value`": the player had written just that, with spaces (found playing as new
+    users)."""
+    await bots.start()
+    result = await fake.slash(world.alice, "suspense new",
+                              {"options": "points_target = 4  turn_seconds= 120"},
+                              channel=world.channel)
+    assert not result.ephemeral, result.text
+    assert "`points_target` = **4**" in result.text and "`turn_seconds` = **120**" in \
+        result.text, result.text

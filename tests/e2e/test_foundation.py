@@ -25,6 +25,16 @@ async def test_help_is_an_ephemeral_overview(fake, world, bot):
     for ui in bot.tables.uis.values():
         assert ui.engine.title in text and f"/{ui.command} new" in text
     assert "/leaderboard" in text and "/config" in text
+    # every command a new player or moderator can use is named (`/config server` was not)
+    games = {ui.command for ui in bot.tables.uis.values()}
+    for command in fake.synced_commands(world.guild):
+        if command["name"] in games or command["name"] == "help":
+            continue
+        subs = [o["name"] for o in command.get("options") or [] if o.get("type") == 1]
+        for sub in subs or [""]:
+            name = f"/{command['name']} {sub}".strip()
+            both = f"/{command['name']} set|reset"  # named together
+            assert name in text or (sub in ("set", "reset") and both in text), name
     assert not fake.channel_messages(world.channel)  # nothing public
 
 

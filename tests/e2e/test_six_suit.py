@@ -220,7 +220,10 @@ async def test_predict_play_and_discard_by_slash_commands(fake, world, bots, bot
     assert "not your turn" in text
     text = await d.refused(user, "predict",
                          {"number": "7", "colour": "red", "shape": "circle"})
-    assert "isn't a number" in text
+    assert "No card has the number `7`: choose 1, 2, 3, 4 or ?" in text, text
+    text = await d.refused(user, "predict",
+                         {"number": "1", "colour": "pink", "shape": "circle"})
+    assert "No card has the colour `pink`: choose red, yellow" in text, text
     # typed words and symbols work too
     await ok(fake, world, d, user, "predict", {"number": "three", "colour": "🟥",
                                                "shape": "triangle"})

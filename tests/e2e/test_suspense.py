@@ -106,16 +106,27 @@ async def test_typed_card_names_and_illegal_moves(fake, world, bots, bot):
     other = world.bob if mover is world.alice else world.alice
     version = table.version
     # first turn of a match: must play, so pass and fold are refused
-    refused = await fake.slash(mover, "suspense pass", channel=world.channel)
-    assert refused.ephemeral and "⚠️" in refused.text
+    # (they said "`Pass` isn't a legal move right now. Pick one of the suggestions", and
+    # /suspense pass has none: a new player learnt nothing)
+    for command in ("pass", "fold"):
+        refused = await fake.slash(mover, f"suspense {command}", channel=world.channel)
+        assert refused.ephemeral and "⚠️" in refused.text
+        assert "first turn of a match must be a play" in refused.text, refused.text
+        assert "suggestions" not in refused.text, refused.text
     out_of_turn = await fake.slash(other, "suspense fold", channel=world.channel)
     assert out_of_turn.ephemeral and "⚠️" in out_of_turn.text
+    assert "not your turn" in out_of_turn.text, out_of_turn.text
     garbage = await fake.slash(mover, "suspense play", {"card": "ace of cups"},
                                channel=world.channel)
     assert garbage.ephemeral and "isn't a legal move" in garbage.text
     stale = await fake.slash(mover, "suspense play", {"card": f"{version - 1}.0"},
                              channel=world.channel)
     assert stale.ephemeral and "out of date" in stale.text
+    # a crafted value from no suggestion ever offered (a version yet to come) is not called
+    # out of date ("the game moved on": it had not)
+    crafted = await fake.slash(mover, "suspense play", {"card": f"{version + 5}.0"},
+                               channel=world.channel)
+    assert crafted.ephemeral and "isn't a legal move" in crafted.text, crafted.text
     assert d.table.version == version  # nothing changed
     card = table.engine.legal_actions(table.state, seat)[0].card
     typed = await fake.slash(mover, "suspense play", {"card": card}, channel=world.channel)

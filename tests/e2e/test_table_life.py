@@ -178,10 +178,16 @@ async def test_play_again_opens_a_lobby_with_the_same_seats_and_options(fake, wo
     assert table.game_options["points_target"] == 2
     assert f"<@{world.alice.id}>" in lobby.content, "the other player is pinged"
     assert "Invited to play again" in lobby.text
+    # alice pressed it too, a moment later: she joins the rematch (she was told "This
+    # channel already has a lobby of Suspense" and left to find its Join)
     twice = await fake.click(world.alice, result, button)
-    assert twice.ephemeral and "already has a lobby" in twice.text
-    await fake.click(world.alice, lobby, d.custom_id(lobby, "Join"))
+    assert twice.ephemeral and "You joined bob's rematch lobby" in twice.text, twice.text
+    assert [s["name"] for s in table.seats] == ["bob", "🤖 Ada", "alice"]
+    await fake.settle()
     assert "Invited to play again" not in lobby.text
+    assert f"<@{world.alice.id}>" in lobby.text, "the lobby shows her seat"
+    again = await fake.click(world.alice, result, button)
+    assert again.ephemeral and "already seated" in again.text, again.text
     await fake.click(world.bob, lobby, d.custom_id(lobby, "Start"))
     await fake.settle()
     assert d.bot.tables.in_channel(world.channel.id).playing

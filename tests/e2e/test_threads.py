@@ -255,12 +255,17 @@ async def test_history_and_replay_of_a_thread_game_follow_the_channel(fake, worl
 async def test_a_cancelled_games_thread_is_archived(fake, world, bots):
     await threaded(bots)
     d = TableDriver(fake, world, bots, "suspense")
-    await d.open(world.alice, [world.bob])
+    lobby = await d.open(world.alice, [world.bob])
     thread = d.thread
     cancel = await fake.slash(world.alice, "suspense cancel", channel=thread)
     assert "Cancelled" in cancel.text
     assert await eventually(lambda: thread.archived)
     assert any("was cancelled" in m.text for m in fake.channel_messages(thread))
+    # the channel's note no longer says the game is being played (found playing as new
+    # users: it kept "▶️ Suspense has started … played in its thread" for good)
+    note = fake.messages[lobby.id].text
+    assert note.startswith("❌ **Suspense** with alice, bob was cancelled."), note
+    assert f"<#{thread.id}>" in note and "has started" not in note, note
 
 
 async def test_on_two_shards_a_thread_belongs_to_its_servers_shard(fake, world, tmp_path,
