@@ -123,6 +123,13 @@ class TableDriver:
         return self.game_channel or self.world.channel
 
     @property
+    def command_channel(self):
+        """Where a member types commands about this game: where it is played, or the
+        lobby's channel once its thread is archived (Discord offers no commands there)."""
+        channel = self.channel
+        return self.world.channel if channel.is_thread and channel.archived else channel
+
+    @property
     def thread(self):
         """The game's thread (None while it has none)."""
         channel = self.channel

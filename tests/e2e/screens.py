@@ -51,10 +51,12 @@ async def full_rules(fake, user: User, command: str, channel) -> tuple[str, str]
 
 async def open_reference_screens(fake, d: TableDriver, user: User, game: str) -> None:
     """`/<game> rules`, `/stats`, `/leaderboard` and `/config show`: each answered once,
-    without an error, privately except the leaderboard."""
+    without an error, privately except the leaderboard. Typed where the game is, or in the
+    lobby's channel once the game's thread is archived (Discord offers no commands there)."""
+    channel = d.command_channel
     for command, options in ((f"{d.command} rules", {}), ("stats", {}),
                              ("leaderboard", {"game": game}), ("config show", {"game": game})):
-        result = await fake.slash(user, command, options, channel=d.channel)
+        result = await fake.slash(user, command, options, channel=channel)
         got = answers(result)
         assert len(got) == 1 and "⚠️" not in got[0], (command, got)
         assert result.ephemeral == (command != "leaderboard"), command
@@ -211,7 +213,11 @@ async def play_then_hand_over(fake, d: TableDriver, *, human_moves: int, last: U
 
 
 def assert_game_over(fake, d: TableDriver) -> str:
-    over = [m.text for m in fake.channel_messages(d.channel) if "game over" in m.text]
+    """The result message: in the lobby's channel (where a game played in its own thread
+    posts it too), or in the channel the game was played in."""
+    places = [d.world.channel] + ([d.channel] if d.channel is not d.world.channel else [])
+    over = [m.text for place in places for m in fake.channel_messages(place)
+            if "game over" in m.text]
     assert over, "no result was posted"
     return over[-1]
 

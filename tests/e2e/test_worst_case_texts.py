@@ -58,20 +58,20 @@ async def lists_of_finished_games(fake, world, d, game: str) -> None:
     """What is built from finished games with these names in them: /history and its menu of
     games, /replay's suggestions and a replay's steps, the leaderboard, /stats."""
     user = d.players[1]
-    history = await fake.slash(user, "history", channel=d.channel)
+    history = await fake.slash(user, "history", channel=d.command_channel)
     assert history.ephemeral and not refused(history), history.text
-    choices = await fake.autocomplete(user, "replay", focused="game", channel=d.channel)
+    choices = await fake.autocomplete(user, "replay", focused="game", channel=d.command_channel)
     assert choices, "no finished game suggested"
-    opened = await fake.slash(user, "replay", {"game": choices[0]["value"]}, channel=d.channel)
+    opened = await fake.slash(user, "replay", {"game": choices[0]["value"]}, channel=d.command_channel)
     assert not refused(opened), opened.text
     for label in ("Next", "My view", "Last"):
         button = next(b for b in opened.message.buttons() if b.get("label") == label)
         opened = await fake.click(user, opened.message, button["custom_id"])
         assert not refused(opened), opened.text
-    board = await fake.slash(user, "leaderboard", {"game": game}, channel=d.channel)
+    board = await fake.slash(user, "leaderboard", {"game": game}, channel=d.command_channel)
     assert not refused(board) and "001" in board.text, board.text
     for who in d.players[:3]:
-        stats = await fake.slash(user, "stats", {"user": who}, channel=d.channel)
+        stats = await fake.slash(user, "stats", {"user": who}, channel=d.command_channel)
         assert not refused(stats), stats.text
 
 
