@@ -160,3 +160,20 @@ async def test_a_seat_is_not_taken_back_from_a_game_over_whose_result_is_not_rec
         await d.bot.tables._finish(table)
     result = await d.result_posted()
     assert "An AI finished the game for bob" in result.text, result.text
+
+
+async def test_a_double_click_takes_the_seat_back_once(fake, world, bots):
+    """Take my turn pressed twice at once (and `/suspense turn`, the README's other way):
+    one gives the seat back, the others find it given back already; one note in the
+    history, one saved change."""
+    d, bob = await replaced_bob(fake, world, bots)
+    table = d.table
+    version = table.version
+    board = d.board()
+    answers = await asyncio.gather(
+        d.click(world.bob, board, "Take my turn"), d.click(world.bob, board, "Take my turn"),
+        fake.slash(world.bob, "suspense turn", channel=d.channel))
+    assert all(a.ephemeral for a in answers)
+    assert sum("seat back" in a.text for a in answers) == 1, [a.text for a in answers]
+    assert table.version == version + 1 and not table.is_ai(bob)
+    assert (await d.history()).count("bob is back and plays again.") == 1
