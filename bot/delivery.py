@@ -430,6 +430,8 @@ class Publisher:
                                       edit=None if new else living.get(str(seat)),
                                       replace=living.get(str(seat)) if new else None)
             if delivered is None:  # a passing failure: keep the news for the retry
+                if table.dropped:  # none for a cancelled game: the others' DMs still go
+                    continue
                 for later, _, _, events, _, _ in outgoing[index:]:
                     table.pending_private[later][:0] = events
                 raise DeliveryIncomplete(f"DM to seat {seat} failed")
@@ -534,7 +536,9 @@ class Publisher:
                      table.id, user_id, exc)
             _add(table.meta.setdefault("dm_closed", []), user_id)
             told = table.meta.setdefault("dm_told", [])
-            if user_id not in told:
+            # not once their part is over (the game ended or was cancelled, or they left):
+            # the note sends them to **My hand** for cards there are none of to see
+            if user_id not in told and not table.finished and table.seat_of(user_id) is not None:
                 told.append(user_id)
                 await self.announce(table, f"📪 <@{user_id}>, I can't send you direct messages "
                                     "(they may be closed for this server). Use the **My hand** "
@@ -601,12 +605,13 @@ class Publisher:
 
     async def close_private_views(self, table: LiveTable) -> None:
         """A cancelled game's living DMs say so (`render.closed_embed`), once, by an edit. A
-        DM that can't be edited now stays as it was: the table is gone, nothing retries it."""
+        DM that can't be edited now stays as it was: the table is gone, nothing retries it
+        (and the others are edited all the same: `_private_views` goes on past it)."""
         if table.state is None or not table.meta.get("dm_message"):
             return  # a lobby: no DMs yet
         try:
             await self._private_views(table, set(), {})
-        except (DeliveryIncomplete, discord.HTTPException):
+        except discord.HTTPException:
             log.warning("table %s: could not mark its DMs cancelled", table.id, exc_info=True)
 
     async def _final(self, table: LiveTable) -> None:

@@ -611,6 +611,7 @@ class TableService:
         async with table.lock:
             seat = table.seat_of(user_id)
             if (seat is None or not table.playing or table.finished or table.paused
+                    or table.finish_pending  # over, its result not recorded yet: still the AI's
                     or not table.seats[seat].get("replaced")):
                 return False
             draft = table.draft()

@@ -118,3 +118,61 @@ async def test_every_game_ends_with_every_hand_dm_saying_it_is_over(fake, world,
         text = living_dm(fake, user)
         assert TURN_LINE not in text and LIVE_LINE not in text, (command, text)
         assert "🏁 Game over" in text, (command, text)
+
+
+async def test_a_cancelled_games_dm_that_discord_refuses_for_now_does_not_keep_the_others(
+        fake, world, bots, bot):
+    """The closing edits are tried once each (nothing retries them: the table is gone). A
+    passing failure of the first one (503) used to end them all: the other players' DMs
+    kept the cancelled game's cards and its turn line."""
+    await dm_pings(fake, world, world.alice, world.bob, world.carol)
+    d = TableDriver(fake, world, bots, "taboo")
+    await d.open(world.alice, [world.bob, world.carol])
+    await d.next_human()
+    await d.synced()
+    first = d.seat_user(0)
+    [dm] = fake.dms(first)
+    fake.fail_next("PATCH", rf"/channels/{dm.channel_id}/messages/\d+$", status=503)
+    answer = await fake.slash(world.alice, "taboo cancel", channel=d.channel)
+    assert not answer.ephemeral, answer.text
+    await fake.settle()
+    assert "cancelled" not in living_dm(fake, first), "503: that one stays as it was"
+    for user in (world.alice, world.bob, world.carol):
+        if user is not first:
+            text = living_dm(fake, user)
+            assert "cancelled" in text and LIVE_LINE not in text, (user.name, text)
+
+
+CLOSED_NOTE = "I can't send you direct messages"
+
+
+async def test_a_refused_closing_edit_is_tried_once_and_sends_no_closed_dm_note(
+        fake, world, bots, bot):
+    """A closing edit Discord refuses (403, the player's DMs closed) counts once toward
+    Discord's limit of invalid requests and is not tried again. Nor is the channel told
+    "use **My hand** to see your cards", with a ping: of a game that is gone (cancelled)
+    or a seat that is no longer theirs (they left), there is nothing to see."""
+    await dm_pings(fake, world, world.alice, world.bob, world.carol)
+    d = TableDriver(fake, world, bots, "taboo")
+    await d.open(world.alice, [world.bob, world.carol])
+    await d.next_human()
+    await d.synced()
+    leaver, canceller = d.seat_user(1), d.seat_user(0)
+    refusals = {}
+    for user in (leaver, canceller):
+        [dm] = fake.dms(user)
+        refusals[user.id] = fake.fail_next(
+            "PATCH", rf"/channels/{dm.channel_id}/messages/\d+$", status=403, times=5,
+            code=50007, message="Cannot send messages to this user")
+    ask = await d.click(leaver, d.board(), "Leave")
+    await d.click(leaver, ask.message, "Leave the game")
+    await d.synced()
+    assert refusals[leaver.id].hits == 1
+    answer = await fake.slash(canceller, "taboo cancel", channel=d.channel)
+    assert not answer.ephemeral, answer.text
+    await fake.settle()
+    assert refusals[leaver.id].hits == 1 and refusals[canceller.id].hits == 1
+    notes = [m.text for m in fake.channel_messages(world.channel) if CLOSED_NOTE in m.text]
+    assert not notes, notes
+    others = [u for u in (world.alice, world.bob, world.carol) if u not in (leaver, canceller)]
+    assert all("cancelled" in living_dm(fake, u) for u in others)
