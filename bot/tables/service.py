@@ -70,9 +70,10 @@ class SaveFailed(TableError):
     """The database refused the save: the change did not happen (memory is unchanged)."""
 
     def __init__(self) -> None:
+        # said of every change a save carries (a move, a join, a seat taken back, ...)
         super().__init__("I couldn't save that: the bot's database is failing right now, so "
-                         "it did **not** happen (your move was not made). Please try again "
-                         "in a moment.")
+                         "it did **not** happen and nothing changed. Please try again in a "
+                         "moment.")
 
 
 # How long a human who opened their move panel to act on the last move (Hidden Rules: to
