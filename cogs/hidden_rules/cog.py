@@ -164,7 +164,9 @@ class HiddenRulesUI(GameUI):
                          f"**{names[accused]}**'s {_card(pending['card'])}: "
                          f"{_quote(pending['hint'], HINT_SHOWN)}")
             lines.append(f"➡️ **{names[accused]}** must **Accept** (card back, {MINUS}1 point) or "
-                         "**Challenge** (the bot checks the rule).")
+                         "**Challenge** (the bot checks the rule) now.")
+            if view.get("to_play") is not None:
+                lines.append(f"Then **{names[view['to_play']]}** plays.")
             return lines
         if trick["over"]:
             starter = view.get("next_starter")
@@ -218,9 +220,7 @@ class HiddenRulesUI(GameUI):
         embed = discord.Embed(title=f"Scores — first to {plural(view['target'], 'point')}",
                               colour=self.colour)
         lines = []
-        acting = view.get("to_play")
-        if acting is None:
-            acting = view.get("next_starter")
+        acting, after = self._acting(view)
         pending = view.get("pending")
         for seat, score in enumerate(view["scores"]):
             marks = []
@@ -232,8 +232,13 @@ class HiddenRulesUI(GameUI):
                 marks.append("🏆")
             prefix = " ".join(marks) + " " if marks else ""
             cards = view["hand_sizes"][seat]
-            lines.append(f"{prefix}**{names[seat]}** — {_points(score)} · {cards} card"
-                         f"{'' if cards == 1 else 's'}")
+            line = (f"{prefix}**{names[seat]}** — {_points(score)} · {cards} card"
+                    f"{'' if cards == 1 else 's'}")
+            if pending and seat == acting:
+                line += " · **answers now**: Accept or Challenge"
+            elif seat == after:
+                line += " · plays after that"
+            lines.append(line)
         embed.description = "\n".join(lines)
         extras = [f"deck {view['deck_size']}"]
         if view.get("turn_seconds"):
@@ -249,6 +254,17 @@ class HiddenRulesUI(GameUI):
         # one line with the title rather than a footer of its own (a phone shows ~20)
         embed.title = clip(f"{embed.title} · {' · '.join(extras)}", 256)
         return embed
+
+    @staticmethod
+    def _acting(view: dict[str, Any]) -> tuple[int | None, int | None]:
+        """Who acts now (▶️ on the scores) and, during an accusation, who plays once it is
+        settled. The accused answers first: ▶️ on the next player, as it was, read as
+        "their turn" to a new player while the game waited for the accused."""
+        pending = view.get("pending")
+        if pending:
+            return pending["accused"], view.get("to_play")
+        acting = view.get("to_play")
+        return (view.get("next_starter") if acting is None else acting), None
 
     def _history_embed(self, view: dict[str, Any], names: list[str]) -> discord.Embed | None:
         history = view.get("history") or []
