@@ -79,11 +79,11 @@ def is_note(value: Any) -> bool:
     return isinstance(value, str) and value.strip() == NOTE
 
 
-def refuse_notes(*values: Any) -> None:
+def refuse_notes(*values: Any, then: str = NOTE_PICKED) -> None:
     """Refuse a command given a note's value (after its own checks, which say why when the
-    situation is still the one the note described)."""
+    situation is still the one the note described), saying `then`."""
     if any(is_note(v) for v in values):
-        raise TableError(NOTE_PICKED)
+        raise TableError(then)
 
 
 Suggest = Callable[[Any, discord.Interaction, str], Awaitable[Choices]]

@@ -187,3 +187,59 @@ async def test_hidden_rules_says_why_while_rules_are_being_chosen(fake, world, b
                          says="already chosen your rule")
     await d.note_refused(world.alice, "keep", "action", {"trigger": "1"},
                          says="already chosen your rule")
+
+
+async def _note_then_refusal(fake, user, command: str, focused: str, options: dict,
+                             submit: dict, channel) -> tuple[dict, str]:
+    """One note offered for `focused` of `/command`; its value submitted with `submit`:
+    the note and the refusal's text."""
+    choices = await fake.autocomplete(user, command, options, focused=focused,
+                                      channel=channel)
+    assert len(choices) == 1, choices
+    [choice] = choices
+    assert 1 <= len(choice["name"]) <= 100 and "`" not in choice["name"], choice
+    result = await fake.slash(user, command, {**submit, focused: choice["value"]},
+                              channel=channel)
+    assert result.ephemeral and result.text.startswith("⚠️ "), result.text
+    return choice, result.text
+
+
+async def test_replay_suggestions_say_when_there_is_nothing_to_replay(fake, world, bots,
+                                                                      bot):
+    """`/replay game:` (a whole-number option: the note's value is 0): on a server with no
+    finished game yet, and for a number that matches no game."""
+    choice, text = await _note_then_refusal(fake, world.outsider, "replay", "game", {}, {},
+                                            world.channel)
+    assert choice["value"] == 0 and "no finished game here you can replay yet" in \
+        choice["name"], choice
+    assert text == "⚠️ There's no finished game here you can replay yet: once one ends, " \
+        "`/replay` lists it.", text
+    d = TableDriver(fake, world, bots, "suspense")
+    await d.open(world.alice, [world.bob], options="points_target=2")
+    await d.play_to_end()
+    choice, text = await _note_then_refusal(fake, world.outsider, "replay", "game",
+                                            {"game": "99999"}, {}, world.channel)
+    assert choice == {"name": "Nothing matches “99999”: clear what you typed to see every "
+                              "choice.", "value": 0}, choice
+    assert ONLY_A_NOTE in text
+
+
+async def test_config_option_suggestions_say_who_may_set_and_what_comes_first(fake, world,
+                                                                             bots, bot):
+    """`/config set option:`: to a member without Manage Server, that only managers change
+    settings (as `set` refuses them); to a manager who has not chosen the game yet, to
+    choose it first; picked anyway, the note is refused and nothing is stored."""
+    args = {"game": "suspense", "value": "3"}
+    choice, text = await _note_then_refusal(fake, world.alice, "config set", "option",
+                                            {"game": "suspense"}, args, world.channel)
+    assert "Only members with Manage Server can change game settings" in choice["name"]
+    assert "Only members with **Manage Server** can change game settings" in text, text
+    choice, text = await _note_then_refusal(fake, world.mod, "config set", "option", {},
+                                            args, world.channel)
+    assert choice["name"] == "Choose the game first: its options are suggested then."
+    assert ONLY_A_NOTE in text
+    choice, _ = await _note_then_refusal(fake, world.mod, "config set", "option",
+                                         {"game": "suspense", "option": "zebra"}, args,
+                                         world.channel)
+    assert "Nothing matches “zebra”" in choice["name"], choice
+    assert await bot.storage.get_game_settings(world.guild.id, "suspense") == {}
