@@ -452,12 +452,20 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
             if pending["accused"] != seat:
                 return f"The game waits for {accused} to accept or challenge an enforcement."
         waiting = ", ".join(names[s] for s in sorted(table.engine.waiting_for(table.state)))
+        over, starter = view["trick"]["over"], view.get("next_starter")
+        if what in ("play", "next") and over and starter == seat:
+            # (it said "not your turn to play — waiting for <you>" to the trick's starter)
+            return ("The trick is over: you start the next one first (`/hiddenrules next` or "
+                    "**Take my turn**).")
+        if what in ("play", "next") and over and starter is not None:
+            return f"The trick is over: waiting for {names[starter]} to start the next one."
         if what == "play":
             return f"It's not your turn to play — waiting for {waiting}."
         if what in ("accept", "challenge"):
             return "Nobody is enforcing a rule against you right now."
         if what == "next":
-            return "You can't start the next trick now — the trick isn't over or isn't yours."
+            return ("The trick isn't over yet: it ends at a total of 21 or more, or when "
+                    "nobody has a card left.")
         window = view.get("window")
         if what == "pass" and seat in table.engine.waiting_for(table.state):
             return ("It's your turn: playing your card (or starting the next trick) lets the "

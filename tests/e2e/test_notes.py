@@ -243,3 +243,32 @@ async def test_config_option_suggestions_say_who_may_set_and_what_comes_first(fa
                                          world.channel)
     assert "Nothing matches “zebra”" in choice["name"], choice
     assert await bot.storage.get_game_settings(world.guild.id, "suspense") == {}
+
+
+def _never_enforce(labels: list[str]) -> int:
+    """A panel pick that lets every play stand (so that tricks end quickly)."""
+    return next((i for i, label in enumerate(labels)
+                 if label.startswith(("Pass", "Let the play stand"))), 0)
+
+
+async def test_hidden_rules_tells_the_tricks_starter_to_start_it(fake, world, bots, bot):
+    """Once a trick is over, `/hiddenrules play` told its next starter "It's not your turn
+    to play — waiting for <them>"; it says to start the next trick, and to the other player
+    whom the game waits for."""
+    d = TableDriver(fake, world, bots, "hiddenrules")
+    await d.open(world.alice, [world.bob], options="turn_seconds=0 max_turns=200")
+    for _ in range(300):
+        seat = await d.next_human()
+        assert seat is not None, "the game ended first"
+        view = d.table.engine.view(d.table.state, None)
+        if view["phase"] == "play" and view["trick"]["over"] and view.get("pending") is None:
+            starter = view["next_starter"]
+            user, other = d.seat_user(starter), d.seat_user(1 - starter)
+            await d.note_refused(user, "play", "card", says="The trick is over: you start "
+                                 "the next one first (/hiddenrules next or Take my turn)")
+            await d.note_refused(other, "play", "card", says="The trick is over: waiting for "
+                                 f"{d.table.plain_names[starter]} to start the next one")
+            return
+        await d.take_turn(d.seat_user(seat), choose=_never_enforce)
+        await d.synced()
+    raise AssertionError("no trick ended")
