@@ -418,8 +418,8 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
             return ("Someone offered you a card: answer with `/sixsuit consent` or "
                     "`/sixsuit veto` first.")
         if isinstance(first, Play | Discard):
-            return ("You've already predicted this turn: now play a card (`/sixsuit play`) or "
-                    "discard one (`/sixsuit discard`).")
+            return ("You already predicted this turn: play a card (`/sixsuit play`) or discard "
+                    "one (`/sixsuit discard`).")
         return "That move isn't possible right now; `/sixsuit move` lists what is."
 
     # ---- predict -------------------------------------------------------------------------

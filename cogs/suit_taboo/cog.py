@@ -382,17 +382,18 @@ class SuitTabooCog(GameCog, group_name="suittaboo", group_description="Play Suit
     ui = SuitTabooUI()
 
     # ---- shared plumbing -----------------------------------------------------------------
-    ACCUSE_FIRST = ("The round is over: before the reveal you, McNulty, name who holds each "
-                    "black ace — `/suittaboo accuse` or **Take my turn**.")
+    # (each fits in a suggestion's note: 100 characters without markdown, bot.ui.notes)
+    ACCUSE_FIRST = ("Round over: before the reveal, you (McNulty) name who holds each black "
+                    "ace (`/suittaboo accuse`).")
     # why a move of each kind is not possible (a command and its suggestions say the same)
-    NO_PICK = (f"You can't pick now: you already hold {HAND_LIMIT} cards (or there is nothing "
-               "left to pick). Build or cast instead.")
+    NO_PICK = (f"You can't pick now: you already hold {HAND_LIMIT} cards (or nothing is left "
+               "to pick). Build or cast.")
     NO_BUILD = ("You have no card you may build with (your hand is empty or holds only your "
                 "own suit).")
-    NO_CAST = ("You can't cast now: you need a catapult and, in your hand or the open cards, "
-               "a card of its suit or of its number.")
-    NO_ACCUSE = ("Only McNulty (the joker in Taboo on the Wire) names the bad guys, once the "
-                 "round is over and before the reveal.")
+    NO_CAST = ("You can't cast now: you need a catapult and a card of its suit or number, in "
+               "hand or open.")
+    NO_ACCUSE = ("Only McNulty (the joker in Taboo on the Wire) names the bad guys, between a "
+                 "round and its reveal.")
 
     def _reason(self, why_not: str) -> Callable[[LiveTable, int, list[Any]], str]:
         """`why_not`, unless McNulty must accuse first (then that is why)."""
