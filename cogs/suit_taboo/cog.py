@@ -383,8 +383,8 @@ class SuitTabooCog(GameCog, group_name="suittaboo", group_description="Play Suit
 
     # ---- shared plumbing -----------------------------------------------------------------
     # (each fits in a suggestion's note: 100 characters without markdown, bot.ui.notes)
-    ACCUSE_FIRST = ("Round over: before the reveal, you (McNulty) name who holds each black "
-                    "ace (`/suittaboo accuse`).")
+    ACCUSE_FIRST = ("The round is over: McNulty, name who holds each black ace before "
+                    "the reveal (`/suittaboo accuse`).")
     # why a move of each kind is not possible (a command and its suggestions say the same)
     NO_PICK = (f"You can't pick now: you already hold {HAND_LIMIT} cards (or nothing is left "
                "to pick). Build or cast.")
