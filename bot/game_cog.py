@@ -23,10 +23,11 @@ from bot.tables.settings import parse_option_text
 from bot.ui.components import RoutedView, RulesButton
 from bot.ui.handlers import display_name, is_moderator, missing_channel_permissions
 from bot.ui.names import echo
+from bot.ui.notes import MAX_CHOICES, explained, refuse_notes
 from bot.ui.replies import reply
 from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, clip, plain, shown
 
-MAX_CHOICES = 25
+Why = Callable[[LiveTable, int, list[Any]], str]  # why no move fits: (table, seat, legal)
 # An autocomplete value: `{version}.{index}`, ASCII digits of a sane length (typed text such
 # as "².0" or a 5000-digit number is not one, and int() would refuse it).
 _CHOICE_VALUE = re.compile(r"\s*([0-9]{1,12})\.([0-9]{1,6})\s*", re.ASCII)
@@ -122,18 +123,30 @@ class GameCog(commands.GroupCog):
         waiting = ", ".join(table.names[s] for s in sorted(table.engine.waiting_for(table.state)))
         return f"It's not your turn — waiting for {waiting or 'nobody'}."
 
-    def moves_of(self, interaction: discord.Interaction, kind: type | tuple[type, ...],
-                 why_not: str | Callable[[LiveTable, int, list[Any]], str],
-                 ) -> tuple[LiveTable, int, list[Any]]:
-        """The player's legal moves of one kind, or a friendly refusal saying why there are
-        none (`why_not` gets the table, the seat and all of the seat's legal moves)."""
+    def legal_where(self, interaction: discord.Interaction, keep: Callable[[Any], bool],
+                    why_not: str | Why | None = None, *, turn_first: bool = True
+                    ) -> tuple[LiveTable, int, list[Any]]:
+        """All of the player's legal moves (a suggestion's value indexes them), once at least
+        one passes `keep`; else the friendly refusal saying why: "It's not your turn" when
+        they have no move at all (unless `turn_first` is off: `why_not` says it in the
+        game's words), else `why_not` (given the table, the seat and the legal moves). The
+        one check a command and its suggestions share, so both say the same."""
         table, seat, legal = self.legal_for(interaction)
-        if not legal:
+        if any(keep(a) for a in legal):
+            return table, seat, legal
+        if not legal and (turn_first or why_not is None):
             raise TableError(self.not_your_turn(table))
-        mine = [a for a in legal if isinstance(a, kind)]
-        if not mine:
-            raise TableError(why_not(table, seat, legal) if callable(why_not) else why_not)
-        return table, seat, mine
+        if why_not is None:
+            raise TableError("That move isn't possible right now.")
+        raise TableError(why_not(table, seat, legal) if callable(why_not) else why_not)
+
+    def moves_of(self, interaction: discord.Interaction, kind: type | tuple[type, ...],
+                 why_not: str | Why) -> tuple[LiveTable, int, list[Any]]:
+        """The player's legal moves of one kind, or a friendly refusal saying why there are
+        none (`legal_where`)."""
+        table, seat, legal = self.legal_where(interaction, lambda a: isinstance(a, kind),
+                                              why_not)
+        return table, seat, [a for a in legal if isinstance(a, kind)]
 
     def label(self, table: LiveTable, action: Any) -> str:
         """A move as suggestions list it and typed text is matched against (plain names:
@@ -145,23 +158,25 @@ class GameCog(commands.GroupCog):
                                    keep: Callable[[Any], bool] = lambda a: True,
                                    label: Callable[[LiveTable, Any], str] | None = None,
                                    normal: Callable[[str], str] = str.lower,
+                                   why_not: str | Why | None = None, *, turn_first: bool = True,
+                                   fits: Callable[[str], bool] | None = None,
                                    ) -> list[app_commands.Choice[str]]:
         """Legal actions as choices; the value is `version.index` so it can't go stale.
         Every typed word must appear in a choice's label, both compared through `normal`
-        (lower case; a game may also read "7s" as "7♠")."""
-        try:
-            table, _seat, legal = self.legal_for(interaction)
-        except TableError:
-            return []
+        (lower case; a game may also read "7s" as "7♠"), unless `fits` says which labels
+        fit what was typed. With no move to offer it raises the refusal the command gives
+        (`legal_where`): `explained` offers it as a note."""
+        table, _seat, legal = self.legal_where(interaction, keep, why_not,
+                                               turn_first=turn_first)
         label = label or self.label
         words = normal(current).split()
+        fits = fits or (lambda text: all(word in normal(text) for word in words))
         choices = []
         for index, action in enumerate(legal):
             if not keep(action):
                 continue
             text = label(table, action)
-            low = normal(text)
-            if any(word not in low for word in words):  # every typed word must appear
+            if not fits(text):
                 continue
             choices.append(app_commands.Choice(name=plain(text, OPTION_LIMIT),
                                                value=f"{table.version}.{index}"))
@@ -171,9 +186,14 @@ class GameCog(commands.GroupCog):
 
     def choose_action(self, interaction: discord.Interaction, value: str,
                       keep: Callable[[Any], bool] = lambda a: True,
-                      label: Callable[[LiveTable, Any], str] | None = None) -> tuple[LiveTable, Any]:
-        """Map an autocomplete value (or typed text) to one legal action, or explain why not."""
-        table, _seat, legal = self.legal_for(interaction)
+                      label: Callable[[LiveTable, Any], str] | None = None,
+                      why_not: str | Why | None = None, *, turn_first: bool = True,
+                      ) -> tuple[LiveTable, Any]:
+        """Map an autocomplete value (or typed text) to one legal action, or explain why not
+        (first as its suggestions did: `legal_where`)."""
+        table, _seat, legal = self.legal_where(interaction, keep, why_not,
+                                               turn_first=turn_first)
+        refuse_notes(value)
         picked = choice_value(value)
         if picked is not None:
             version, index = picked
@@ -186,8 +206,6 @@ class GameCog(commands.GroupCog):
             matches = [a for a in legal if keep(a) and wanted and wanted in label(table, a).lower()]
         if len(matches) == 1:
             return table, matches[0]
-        if not legal:
-            raise TableError("It's not your turn.")
         if not matches:
             raise TableError(f"{echo(value)} isn't a legal move right now. Pick one of the "
                              "suggestions, or use **Take my turn** on the board.")
@@ -260,6 +278,7 @@ class GameCog(commands.GroupCog):
         await self.perform(interaction, table, chosen)
 
     @move.autocomplete("action")
+    @explained()
     async def _move_autocomplete(self, interaction: discord.Interaction, current: str):
         return await self.autocomplete_actions(interaction, current)
 

@@ -7,6 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.tables.service import TableError
 from bot.tables.settings import (
     SERVER_KEY,
     OptionsError,
@@ -19,6 +20,7 @@ from bot.tables.settings import (
     resolve_server,
     shown,
 )
+from bot.ui.notes import explained, refuse_notes
 from bot.ui.replies import Refusal, reply, reply_error
 from bot.ui.text import OPTION_LIMIT, plain
 from cogs.stats import GAME_CHOICES
@@ -30,13 +32,19 @@ def _can_manage(interaction: discord.Interaction) -> bool:
     return bool(perms and (perms.manage_guild or perms.administrator))
 
 
+MANAGERS_ONLY = ("Only members with **Manage Server** can change game settings. Anyone can "
+                 "see them with `/config show`.")
+NO_GAME_YET = "Choose the game first: its options are suggested then."
+NOTE_PICKED = ("That choice was only a note: pick one of the options the suggestions list "
+               "(`/config show` has them all).")
+
+
 def _managers_only(interaction: discord.Interaction) -> bool:
     """The check on `set` and `reset`. It refuses by raising (the error handler gives the one
     answer); `show` stays open to everyone, so the whole group is not hidden by
     default_member_permissions (Discord applies that to a top-level command only)."""
     if not _can_manage(interaction):
-        raise Refusal("Only members with **Manage Server** can change game settings. Anyone "
-                      "can see them with `/config show`.")
+        raise Refusal(MANAGERS_ONLY)
     return True
 
 
@@ -77,6 +85,7 @@ class ConfigGroup(app_commands.Group, name="config",
     async def set(self, interaction: discord.Interaction, game: str, option: str,
                   value: str) -> None:
         engine = ENGINES[game]
+        refuse_notes(option, then=NOTE_PICKED)
         key = option.strip().lower()
         stored = await self.bot.storage.get_game_settings(interaction.guild_id, game)
         try:
@@ -91,10 +100,15 @@ class ConfigGroup(app_commands.Group, name="config",
                          "tables.")
 
     @set.autocomplete("option")
+    @explained()
     async def _option_autocomplete(self, interaction: discord.Interaction, current: str):
+        """The game's options (none: a note says why, bot.ui.notes): a member who may not
+        change them is told so before choosing one, as `set` would refuse."""
+        if not _can_manage(interaction):
+            raise TableError(MANAGERS_ONLY)
         game = interaction.namespace.game
         if game not in ENGINES:
-            return []
+            raise TableError(NO_GAME_YET)
         fields = option_fields(ENGINES[game])
         return [app_commands.Choice(name=plain(f"{k} — {f.description}", OPTION_LIMIT), value=k)
                 for k, f in fields.items() if current.lower() in k][:25]

@@ -9,10 +9,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.tables.service import TableError
 from bot.ui.names import clean_name
+from bot.ui.notes import NOTE_NUMBER, explained, is_note, refuse_notes
 from bot.ui.text import OPTION_LIMIT, plain
 from cogs.stats import GAME_CHOICES
 from engines import ENGINES
+
+NO_REPLAYS = ("There's no finished game here you can replay yet: once one ends, `/replay` "
+              "lists it.")
+NOTE_PICKED = ("That choice was only a note: pick a game from the suggestions, or type its "
+               "number (`/history` lists them).")
 
 
 class HistoryCog(commands.Cog):
@@ -36,22 +43,31 @@ class HistoryCog(commands.Cog):
                            "has them all)")
     @app_commands.guild_only()
     async def replay(self, interaction: discord.Interaction,
-                     game: app_commands.Range[int, 1, 2**53 - 1]) -> None:
+                     game: app_commands.Range[int, NOTE_NUMBER, 2**53 - 1]) -> None:
+        if is_note(game):  # the note of an empty list of suggestions, picked anyway
+            await self._visible(interaction)
+            refuse_notes(game, then=NOTE_PICKED)
         await self.bot.replays.open(interaction, game)
 
+    async def _visible(self, interaction: discord.Interaction) -> list[dict]:
+        """The recent games with a replay that this member may see, or why there is none."""
+        matches = await self.bot.storage.history_matches(interaction.guild_id, limit=50,
+                                                         replayable=True)
+        visible = [m for m in matches if self.bot.replays.may_see(interaction, m)]
+        if not visible:
+            raise TableError(NO_REPLAYS)
+        return visible
+
     @replay.autocomplete("game")
+    @explained(NOTE_NUMBER)
     async def _recent(self, interaction: discord.Interaction, current: str
                       ) -> list[app_commands.Choice[int]]:
         """Recent games with a replay that this member may see, filtered by the number
-        typed so far."""
-        matches = await self.bot.storage.history_matches(interaction.guild_id, limit=50,
-                                                         replayable=True)
+        typed so far (none: a note says why, bot.ui.notes)."""
         typed = "".join(c for c in current if c.isdigit())
         choices = []
-        for match in matches:
+        for match in await self._visible(interaction):
             if typed and typed not in str(match["id"]):
-                continue
-            if not self.bot.replays.may_see(interaction, match):
                 continue
             engine = ENGINES.get(match["game"])
             names = ", ".join(clean_name(p.get("name")) for p in match["players"])

@@ -79,7 +79,9 @@ _NONE = ("none", "null", "off")
 
 def parse_option_text(text: str | None) -> dict[str, str]:
     """Split `key=value key2=value2` into keys and their raw text; the values are read by
-    `resolve_options`, each as its option's type says (`parse_value`)."""
+    `resolve_options`, each as its option's type says (`parse_value`). An option given twice
+    is refused, naming it: taking the last value silently left the host with a lobby they
+    did not ask for (found playing as a new user)."""
     result: dict[str, str] = {}
     if not text or not text.strip():
         return result
@@ -101,6 +103,10 @@ def parse_option_text(text: str | None) -> dict[str, str]:
         if not _KEY.fullmatch(key):
             raise OptionsError(f"{echo(key)} isn't an option name (they look like "
                                "`turn_seconds`).")
+        if key in result:
+            raise OptionsError(f"`{key}` is given twice ({echo(result[key])} and "
+                               f"{echo(raw.strip())}): give each option once, with the value "
+                               "you want.")
         result[key] = raw.strip()
     return result
 

@@ -22,6 +22,7 @@ from bot.game_ui import GameUI, TextPrompt
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
 from bot.ui.names import clean_name, echo, escape_markdown, said
+from bot.ui.notes import explained, refuse_notes
 from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, cap_note, clip, plain, plural
 from engines import ENGINES
 from engines.cards import Card
@@ -163,7 +164,9 @@ class HiddenRulesUI(GameUI):
                          f"**{names[accused]}**'s {_card(pending['card'])}: "
                          f"{_quote(pending['hint'], HINT_SHOWN)}")
             lines.append(f"➡️ **{names[accused]}** must **Accept** (card back, {MINUS}1 point) or "
-                         "**Challenge** (the bot checks the rule).")
+                         "**Challenge** (the bot checks the rule) now.")
+            if view.get("to_play") is not None:
+                lines.append(f"Then **{names[view['to_play']]}** plays.")
             return lines
         if trick["over"]:
             starter = view.get("next_starter")
@@ -217,9 +220,7 @@ class HiddenRulesUI(GameUI):
         embed = discord.Embed(title=f"Scores — first to {plural(view['target'], 'point')}",
                               colour=self.colour)
         lines = []
-        acting = view.get("to_play")
-        if acting is None:
-            acting = view.get("next_starter")
+        acting, after = self._acting(view)
         pending = view.get("pending")
         for seat, score in enumerate(view["scores"]):
             marks = []
@@ -231,8 +232,13 @@ class HiddenRulesUI(GameUI):
                 marks.append("🏆")
             prefix = " ".join(marks) + " " if marks else ""
             cards = view["hand_sizes"][seat]
-            lines.append(f"{prefix}**{names[seat]}** — {_points(score)} · {cards} card"
-                         f"{'' if cards == 1 else 's'}")
+            line = (f"{prefix}**{names[seat]}** — {_points(score)} · {cards} card"
+                    f"{'' if cards == 1 else 's'}")
+            if pending and seat == acting:
+                line += " · **answers now**: Accept or Challenge"
+            elif seat == after:
+                line += " · plays after that"
+            lines.append(line)
         embed.description = "\n".join(lines)
         extras = [f"deck {view['deck_size']}"]
         if view.get("turn_seconds"):
@@ -248,6 +254,17 @@ class HiddenRulesUI(GameUI):
         # one line with the title rather than a footer of its own (a phone shows ~20)
         embed.title = clip(f"{embed.title} · {' · '.join(extras)}", 256)
         return embed
+
+    @staticmethod
+    def _acting(view: dict[str, Any]) -> tuple[int | None, int | None]:
+        """Who acts now (▶️ on the scores) and, during an accusation, who plays once it is
+        settled. The accused answers first: ▶️ on the next player, as it was, read as
+        "their turn" to a new player while the game waited for the accused."""
+        pending = view.get("pending")
+        if pending:
+            return pending["accused"], view.get("to_play")
+        acting = view.get("to_play")
+        return (view.get("next_starter") if acting is None else acting), None
 
     def _history_embed(self, view: dict[str, Any], names: list[str]) -> discord.Embed | None:
         history = view.get("history") or []
@@ -435,12 +452,20 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
             if pending["accused"] != seat:
                 return f"The game waits for {accused} to accept or challenge an enforcement."
         waiting = ", ".join(names[s] for s in sorted(table.engine.waiting_for(table.state)))
+        over, starter = view["trick"]["over"], view.get("next_starter")
+        if what in ("play", "next") and over and starter == seat:
+            # (it said "not your turn to play — waiting for <you>" to the trick's starter)
+            return ("The trick is over: you start the next one first (`/hiddenrules next` or "
+                    "**Take my turn**).")
+        if what in ("play", "next") and over and starter is not None:
+            return f"The trick is over: waiting for {names[starter]} to start the next one."
         if what == "play":
             return f"It's not your turn to play — waiting for {waiting}."
         if what in ("accept", "challenge"):
             return "Nobody is enforcing a rule against you right now."
         if what == "next":
-            return "You can't start the next trick now — the trick isn't over or isn't yours."
+            return ("The trick isn't over yet: it ends at a total of 21 or more, or when "
+                    "nobody has a card left.")
         window = view.get("window")
         if what == "pass" and seat in table.engine.waiting_for(table.state):
             return ("It's your turn: playing your card (or starting the next trick) lets the "
@@ -452,15 +477,20 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
         return ("You already enforced or let this play stand." if what in ("enforce", "pass")
                 else f"That isn't possible now — waiting for {waiting}.")
 
+    def _reason(self, what: str):
+        """`_why_not` for `what`, as `legal_where` asks for it."""
+        return lambda table, seat, _legal: self._why_not(table, seat, what)
+
+    def _legal(self, interaction: discord.Interaction, keep: Any, what: str
+               ) -> tuple[LiveTable, int, list[Any]]:
+        """Like `legal_where`, but every refusal (even with no move at all) says why in this
+        game's words (accused, still choosing rules, …)."""
+        return self.legal_where(interaction, keep, self._reason(what), turn_first=False)
+
     def _one(self, interaction: discord.Interaction, kind: type, what: str
              ) -> tuple[LiveTable, Any]:
-        """Like `moves_of`, but every refusal (even with no move at all) says why in this
-        game's words (accused, still choosing rules, …)."""
-        table, seat, legal = self.legal_for(interaction)
-        matches = [a for a in legal if isinstance(a, kind)]
-        if not matches:
-            raise TableError(self._why_not(table, seat, what))
-        return table, matches[0]
+        table, _seat, legal = self._legal(interaction, lambda a: isinstance(a, kind), what)
+        return table, next(a for a in legal if isinstance(a, kind))
 
     # ---- play -----------------------------------------------------------------------------
     @app_commands.command(name="play", description="Play a card, optionally saying something "
@@ -473,9 +503,8 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
     async def play(self, interaction: discord.Interaction, card: str,
                    ace_as: app_commands.Choice[int] | None = None,
                    say: app_commands.Range[str, 0, SAY_MAX] | None = None) -> None:
-        table, seat, legal = self.legal_for(interaction)
-        if not any(_is_play(a) for a in legal):
-            raise TableError(self._why_not(table, seat, "play"))
+        table, _seat, legal = self._legal(interaction, _is_play, "play")
+        refuse_notes(card)
         if _CHOICE_RE.match(card.strip()):
             table, chosen = self.choose_action(interaction, card.strip(), _is_card_entry,
                                                _card_label)
@@ -499,9 +528,11 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
         await self.perform(interaction, table, action)
 
     @play.autocomplete("card")
+    @explained()
     async def _play_autocomplete(self, interaction: discord.Interaction, current: str):
         return await self.autocomplete_actions(interaction, current, _is_card_entry,
-                                               _card_label)
+                                               _card_label, why_not=self._reason("play"),
+                                               turn_first=False)
 
     # ---- enforce --------------------------------------------------------------------------
     def _holder_label(self, seat: int | None):
@@ -527,9 +558,8 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
                            "“you broke a rule”).")
     async def enforce(self, interaction: discord.Interaction, player: str, holder: str,
                       hint: app_commands.Range[str, 1, 200]) -> None:
-        table, seat, legal = self.legal_for(interaction)
-        if not any(_is_enforce(a) for a in legal):
-            raise TableError(self._why_not(table, seat, "enforce"))
+        table, seat, _legal = self._legal(interaction, _is_enforce, "enforce")
+        refuse_notes(player, holder)
         accused = self._accused_choice(table)
         assert accused is not None  # an Enforce is legal only with an open window
         accused_seat, accused_label = accused
@@ -551,25 +581,25 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
         await self.perform(interaction, table, dataclasses.replace(action, hint=said(hint)))
 
     @enforce.autocomplete("player")
+    @explained()
     async def _player_autocomplete(self, interaction: discord.Interaction, current: str):
-        try:
-            table, _seat, legal = self.legal_for(interaction)
-        except TableError:
-            return []
+        table, _seat, _legal = self._legal(interaction, _is_enforce, "enforce")
         accused = self._accused_choice(table)
-        if accused is None or not any(_is_enforce(a) for a in legal):
-            return []
+        assert accused is not None  # an Enforce is legal only with an open window
         seat, label = accused
         if current.strip() and current.strip().lower() not in label.lower():
             return []
         return [app_commands.Choice(name=plain(label, OPTION_LIMIT), value=f"{table.version}.{seat}")]
 
     @enforce.autocomplete("holder")
+    @explained()
     async def _holder_autocomplete(self, interaction: discord.Interaction, current: str):
         table = self.bot.tables.in_channel(interaction.channel_id)
         seat = table.seat_of(interaction.user.id) if table is not None else None
         return await self.autocomplete_actions(interaction, current, _is_enforce,
-                                               self._holder_label(seat))
+                                               self._holder_label(seat),
+                                               why_not=self._reason("enforce"),
+                                               turn_first=False)
 
     # ---- choosing the rule ----------------------------------------------------------------
     @app_commands.command(name="keep", description="Choose your secret rule: keep one dealt "
@@ -577,16 +607,21 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
     @app_commands.describe(trigger="The trigger to keep (when…).",
                            action="The action to keep (…you must).")
     async def keep(self, interaction: discord.Interaction, trigger: str, action: str) -> None:
-        table, seat, legal = self.legal_for(interaction)
-        keeps = [a for a in legal if isinstance(a, Keep)]
-        if not keeps:
-            raise TableError("You have already chosen your rule." if
-                             self._view(table)["phase"] == "choose" else
-                             "Rules are chosen at the start of the game only.")
+        table, seat = self._choosing(interaction)
+        refuse_notes(trigger, action)
         mine = table.engine.view(table.state, seat)["dealt"]
         t = self._dealt_id(mine["triggers"], trigger, "trigger")
         a = self._dealt_id(mine["actions"], action, "action")
         await self.perform(interaction, table, Keep(t, a))
+
+    def _choosing(self, interaction: discord.Interaction) -> tuple[LiveTable, int]:
+        """The table and seat of a player who may still keep a rule, or why not."""
+        table, seat, legal = self.legal_for(interaction)
+        if not any(isinstance(a, Keep) for a in legal):
+            raise TableError("You have already chosen your rule." if
+                             self._view(table)["phase"] == "choose" else
+                             "Rules are chosen at the start of the game only.")
+        return table, seat
 
     @staticmethod
     def _dealt_id(cards: list[dict[str, Any]], value: str, what: str) -> int:
@@ -602,22 +637,19 @@ class HiddenRulesCog(GameCog, group_name="hiddenrules",
 
     async def _dealt_autocomplete(self, interaction: discord.Interaction, current: str,
                                   key: str) -> list[app_commands.Choice[str]]:
-        try:
-            table, seat, legal = self.legal_for(interaction)
-        except TableError:
-            return []
-        if not any(isinstance(a, Keep) for a in legal):
-            return []
+        table, seat = self._choosing(interaction)
         needle = current.strip().lower()
         cards = table.engine.view(table.state, seat)["dealt"][key]
         return [app_commands.Choice(name=plain(c["label"], OPTION_LIMIT), value=str(c["id"]))
                 for c in cards if not needle or needle in c["label"].lower()]
 
     @keep.autocomplete("trigger")
+    @explained()
     async def _trigger_autocomplete(self, interaction: discord.Interaction, current: str):
         return await self._dealt_autocomplete(interaction, current, "triggers")
 
     @keep.autocomplete("action")
+    @explained()
     async def _action_autocomplete(self, interaction: discord.Interaction, current: str):
         return await self._dealt_autocomplete(interaction, current, "actions")
 

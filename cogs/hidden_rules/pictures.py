@@ -32,18 +32,32 @@ def _trick_section(view: dict[str, Any], names: list[str], w: int, h: int) -> Se
                    note="Badges: the running total after each card.")
 
 
+def _to_act(view: dict[str, Any], names: list[str]) -> str:
+    """Who acts now, as the text board's ▶️ says: during an accusation the accused (the
+    next player only after it), at a trick's end its next starter."""
+    pending, to_play = view.get("pending"), view.get("to_play")
+    if pending:
+        then = f", then {seat_name(names, to_play)} plays" if to_play is not None else ""
+        return f"{seat_name(names, pending['accused'])} to accept or challenge{then}"
+    if to_play is not None:
+        return f"{seat_name(names, to_play)} to play"
+    starter = view.get("next_starter")
+    if starter is not None and view.get("phase") == "play":
+        return f"{seat_name(names, starter)} to start the next trick"
+    return "nobody to play"
+
+
 def board_picture(view: dict[str, Any], names: list[str]) -> Picture:
     sizes = view.get("hand_sizes") or []
     scores = view.get("scores") or []
-    to_play = view.get("to_play")
     players = [backs(n, CW, CH, seat_name(names, i)) for i, n in enumerate(sizes)]
     score_text = ", ".join(f"{seat_name(names, i)} {s}" for i, s in enumerate(scores))
-    who = seat_name(names, to_play) if to_play is not None else "nobody"
+    to_act = _to_act(view, names)
     sections = [_trick_section(view, names, CW, CH),
-                Section(f"Players · {who} to play", players,
+                Section(f"Players · {to_act}", players,
                         note=f"Scores (first to {view.get('target')}): {score_text}")]
     cards, total = _trick(view)
-    alt = (f"Hidden Rules board. Trick total {total}: "
+    alt = (f"Hidden Rules board. Now: {to_act}. Trick total {total}: "
            + (", ".join(f"{seat_name(names, c['seat'])} {card_words(c['card'])}"
                         for c in cards) or "no card yet")
            + f". Scores: {score_text}.")

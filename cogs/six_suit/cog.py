@@ -21,6 +21,7 @@ from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
 from bot.ui.names import echo
+from bot.ui.notes import NOTE_NUMBER, explained, is_note, refuse_notes
 from bot.ui.text import DESCRIPTION_LIMIT, OPTION_LIMIT, cap_note, clip, plain, plural
 from engines import ENGINES
 from engines.core import GameError, Outcome, render_seats
@@ -399,9 +400,13 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
     def _mine(self, interaction: discord.Interaction, kind: type | tuple[type, ...],
               why_not: str | Callable[[LiveTable, list[Any]], str]
               ) -> tuple[LiveTable, int, list[Any]]:
-        reason = why_not if isinstance(why_not, str) else (
+        return self.moves_of(interaction, kind, self._why(why_not))
+
+    @staticmethod
+    def _why(why_not: str | Callable[[LiveTable, list[Any]], str]) -> Any:
+        """A reason as `legal_where` takes it (these take the table and the legal moves)."""
+        return why_not if isinstance(why_not, str) else (
             lambda table, _seat, legal: why_not(table, legal))
-        return self.moves_of(interaction, kind, reason)
 
     @staticmethod
     def _phase_hint(table: LiveTable, legal: list[Any]) -> str:
@@ -413,16 +418,9 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
             return ("Someone offered you a card: answer with `/sixsuit consent` or "
                     "`/sixsuit veto` first.")
         if isinstance(first, Play | Discard):
-            return ("You've already predicted this turn: now play a card (`/sixsuit play`) or "
-                    "discard one (`/sixsuit discard`).")
+            return ("You already predicted this turn: play a card (`/sixsuit play`) or discard "
+                    "one (`/sixsuit discard`).")
         return "That move isn't possible right now; `/sixsuit move` lists what is."
-
-    def _legal_or_none(self, interaction: discord.Interaction
-                       ) -> tuple[LiveTable, int, list[Any]] | None:
-        try:
-            return self.legal_for(interaction)
-        except TableError:
-            return None
 
     # ---- predict -------------------------------------------------------------------------
     @app_commands.command(name="predict", description="Start your turn: predict the number, "
@@ -433,6 +431,7 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
     async def predict(self, interaction: discord.Interaction, number: str, colour: str,
                       shape: str) -> None:
         table, _seat, _mine = self._mine(interaction, Predict, self._phase_hint)
+        refuse_notes(number, colour, shape)
         values = []
         for which, text in enumerate((number, colour, shape)):
             value = attribute_value(text, which)
@@ -447,9 +446,7 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
 
     async def _attribute_choices(self, interaction: discord.Interaction, current: str,
                                  which: int) -> list[app_commands.Choice[str]]:
-        found = self._legal_or_none(interaction)
-        if found is None or not any(isinstance(a, Predict) for a in found[2]):
-            return []  # only the player about to predict is offered values
+        self._mine(interaction, Predict, self._phase_hint)  # only the player about to predict
         if which == 0:
             options = [(f"{n}" if n != "?" else "? (wild number)", n) for n in NUMBERS]
         elif which == 1:
@@ -463,14 +460,17 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
                 if not needle or needle in name.lower()]
 
     @predict.autocomplete("number")
+    @explained()
     async def _number_autocomplete(self, interaction: discord.Interaction, current: str):
         return await self._attribute_choices(interaction, current, 0)
 
     @predict.autocomplete("colour")
+    @explained()
     async def _colour_autocomplete(self, interaction: discord.Interaction, current: str):
         return await self._attribute_choices(interaction, current, 1)
 
     @predict.autocomplete("shape")
+    @explained()
     async def _shape_autocomplete(self, interaction: discord.Interaction, current: str):
         return await self._attribute_choices(interaction, current, 2)
 
@@ -518,23 +518,50 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
         return pile - 1 if 1 <= pile <= 6 else None
 
     def _plays(self, interaction: discord.Interaction, *, card: bool = True,
-               player: bool = True, pile: bool = True
-               ) -> tuple[LiveTable, int, list[Play]] | None:
-        """Legal plays consistent with the options already filled in (for suggestions)."""
-        found = self._legal_or_none(interaction)
-        if found is None:
-            return None
-        table, seat, legal = found
+               player: bool = True, pile: bool = True) -> tuple[LiveTable, int, list[Play]]:
+        """Legal plays consistent with the options already filled in (for suggestions);
+        none: the refusal saying why, which `explained` offers as a note."""
+        table, seat, plays = self._mine(interaction, Play, self._no_play_reason)
         ns = interaction.namespace
-        want_card = self._parse_card(getattr(ns, "card", None)) if card else None
-        want_seat = (self._parse_player(table, seat, getattr(ns, "player", None))
-                     if player else None)
-        want_pile = self._pile(getattr(ns, "pile", None)) if pile else None
-        plays = [a for a in legal if isinstance(a, Play)
-                 and (want_card is None or a.card == want_card)
-                 and (want_seat is None or a.target == want_seat)
-                 and (want_pile is None or a.pile == want_pile)]
-        return table, seat, plays
+        wanted = self._wanted(table, seat, getattr(ns, "card", None) if card else None,
+                              getattr(ns, "player", None) if player else None,
+                              getattr(ns, "pile", None) if pile else None)
+        return table, seat, self._fitting(table, seat, plays, *wanted)
+
+    def _wanted(self, table: LiveTable, seat: int, card: Any, player: Any, pile: Any
+                ) -> tuple[int | None, int | None, int | None]:
+        """The card, seat and pile the options filled in so far name (None: not filled, not
+        readable, or a suggestion's note)."""
+        return (None if is_note(card) else self._parse_card(card),
+                None if is_note(player) else self._parse_player(table, seat, player),
+                None if is_note(pile) else self._pile(pile))
+
+    def _fitting(self, table: LiveTable, seat: int, plays: list[Play], card: int | None,
+                 target: int | None, pile: int | None) -> list[Play]:
+        """The plays with this card, on this player's piles, on this pile (None: any), or
+        the refusal saying why there is none."""
+        fitting = [a for a in plays if (card is None or a.card == card)
+                   and (target is None or a.target == target)
+                   and (pile is None or a.pile == pile)]
+        if fitting:
+            return fitting
+        hand = table.engine.view(table.state, seat)["hand"]
+        if card is not None and LABELS[card] not in hand:
+            raise TableError(f"{_card(LABELS[card])} isn't in your hand. Your hand: "
+                             f"{_cards(hand)}.")
+        if card is not None and target is not None and pile is not None:
+            raise TableError(self._explain_play(table, seat, Play(card, target, pile)))
+        whose = None if target is None else "your" if target == seat else \
+            f"{_name(table.names, target)}'s"
+        if pile is None:
+            where = "any of " + (f"{whose} piles" if whose else "the piles you may play on")
+        else:
+            where = f"{whose} pile {pile + 1}" if whose else \
+                f"pile {pile + 1} of anyone you may play on"
+        if card is not None:
+            raise TableError(f"{_card(LABELS[card])} doesn't fit {where}: choose another card "
+                             "or pile.")
+        raise TableError(f"None of your cards fits {where}: choose another player or pile.")
 
     @app_commands.command(name="play", description="Cover a pile (yours, a teammate's or an "
                           "opponent's) with a card that shares an attribute.")
@@ -543,8 +570,12 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
                            "only where the card fits).",
                            pile="Pile 1–6 (suggestions list only the piles it fits).")
     async def play(self, interaction: discord.Interaction, card: str, player: str,
-                   pile: app_commands.Range[int, 1, 6]) -> None:
+                   pile: app_commands.Range[int, NOTE_NUMBER, 6]) -> None:
         table, seat, plays = self._mine(interaction, Play, self._no_play_reason)
+        if is_note(card) or is_note(player) or is_note(pile):
+            # a suggestion's note: why it was given, if that still holds
+            self._fitting(table, seat, plays, *self._wanted(table, seat, card, player, pile))
+            refuse_notes(card, player, pile)
         wanted = self._parse_card(card)
         if wanted is None:
             raise TableError(f"{echo(card)} isn't a Six Suit card. Pick one of the suggestions or "
@@ -592,11 +623,9 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
         return "That play isn't allowed right now. Pick one of the suggestions."
 
     @play.autocomplete("card")
+    @explained()
     async def _play_card_autocomplete(self, interaction: discord.Interaction, current: str):
-        found = self._plays(interaction, card=False)
-        if found is None:
-            return []
-        _table, _seat, plays = found
+        _table, _seat, plays = self._plays(interaction, card=False)
         fits: dict[int, int] = {}
         for a in plays:
             fits[a.card] = fits.get(a.card, 0) + 1
@@ -611,11 +640,9 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
         return out[:MAX_CHOICES]
 
     @play.autocomplete("player")
+    @explained()
     async def _play_player_autocomplete(self, interaction: discord.Interaction, current: str):
-        found = self._plays(interaction, player=False)
-        if found is None:
-            return []
-        table, seat, plays = found
+        table, seat, plays = self._plays(interaction, player=False)
         fits: dict[int, int] = {}
         for a in plays:
             fits[a.target] = fits.get(a.target, 0) + 1
@@ -631,11 +658,9 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
         return out[:MAX_CHOICES]
 
     @play.autocomplete("pile")
+    @explained(NOTE_NUMBER)
     async def _play_pile_autocomplete(self, interaction: discord.Interaction, current: str):
-        found = self._plays(interaction, pile=False)
-        if found is None:
-            return []
-        table, _seat, plays = found
+        table, _seat, plays = self._plays(interaction, pile=False)
         ns = interaction.namespace
         both = (self._parse_card(getattr(ns, "card", None)) is not None
                 and getattr(ns, "player", None))
@@ -668,6 +693,7 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
     @app_commands.describe(card="A card from your hand (suggestions list them).")
     async def discard(self, interaction: discord.Interaction, card: str) -> None:
         table, seat, mine = self._mine(interaction, Discard, self._phase_hint)
+        refuse_notes(card)
         wanted = self._parse_card(card)
         if wanted is not None:
             action = Discard(wanted)
@@ -681,9 +707,11 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
         await self.perform(interaction, table, action)
 
     @discard.autocomplete("card")
+    @explained()
     async def _discard_autocomplete(self, interaction: discord.Interaction, current: str):
         return await self.autocomplete_actions(interaction, current, self._is_discard,
-                                               self._discard_label)
+                                               self._discard_label,
+                                               why_not=self._why(self._phase_hint))
 
     # ---- consent / veto ------------------------------------------------------------------
     NO_OFFER = ("There's no offer for you to answer. In free time, when someone offers a card "

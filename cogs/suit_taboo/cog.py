@@ -19,6 +19,7 @@ from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
 from bot.ui.names import echo
+from bot.ui.notes import explained, refuse_notes
 from bot.ui.text import clip, plural
 from engines import ENGINES
 from engines.cards import SUIT_NAMES, SUIT_SYMBOLS, Card
@@ -381,21 +382,36 @@ class SuitTabooCog(GameCog, group_name="suittaboo", group_description="Play Suit
     ui = SuitTabooUI()
 
     # ---- shared plumbing -----------------------------------------------------------------
-    ACCUSE_FIRST = ("The round is over: before the reveal you, McNulty, name who holds each "
-                    "black ace — `/suittaboo accuse` or **Take my turn**.")
+    # (each fits in a suggestion's note: 100 characters without markdown, bot.ui.notes)
+    ACCUSE_FIRST = ("The round is over: McNulty, name who holds each black ace before "
+                    "the reveal (`/suittaboo accuse`).")
+    # why a move of each kind is not possible (a command and its suggestions say the same)
+    NO_PICK = (f"You can't pick now: you already hold {HAND_LIMIT} cards (or nothing is left "
+               "to pick). Build or cast.")
+    NO_BUILD = ("You have no card you may build with (your hand is empty or holds only your "
+                "own suit).")
+    NO_CAST = ("You can't cast now: you need a catapult and a card of its suit or number, in "
+               "hand or open.")
+    NO_ACCUSE = ("Only McNulty (the joker in Taboo on the Wire) names the bad guys, between a "
+                 "round and its reveal.")
 
-    def _only(self, interaction: discord.Interaction, kind: type, why_not: str
-              ) -> tuple[LiveTable, int, list[Any]]:
+    def _reason(self, why_not: str) -> Callable[[LiveTable, int, list[Any]], str]:
+        """`why_not`, unless McNulty must accuse first (then that is why)."""
         def reason(_table: LiveTable, _seat: int, legal: list[Any]) -> str:
             return self.ACCUSE_FIRST if all(isinstance(a, Accuse) for a in legal) else why_not
 
-        return self.moves_of(interaction, kind, reason)
+        return reason
+
+    def _only(self, interaction: discord.Interaction, kind: type, why_not: str
+              ) -> tuple[LiveTable, int, list[Any]]:
+        return self.moves_of(interaction, kind, self._reason(why_not))
 
     def _typed(self, interaction: discord.Interaction, value: str, kind: type,
                label: Callable[[LiveTable, Any], str], why_not: str,
                extra: Callable[[Any], bool] = lambda a: True) -> tuple[LiveTable, Any]:
         """Resolve an autocomplete value or typed words (card names like 7h allowed)."""
         table, seat, _mine = self._only(interaction, kind, why_not)
+        refuse_notes(value)
         label = _cached(label)
 
         def keep(action: Any) -> bool:
@@ -418,47 +434,40 @@ class SuitTabooCog(GameCog, group_name="suittaboo", group_description="Play Suit
                          "suggestions, or use **Take my turn** on the board.")
 
     async def _suggest(self, interaction: discord.Interaction, current: str, kind: type,
-                       label: Callable[[LiveTable, Any], str],
+                       label: Callable[[LiveTable, Any], str], why_not: str,
                        extra: Callable[[Any], bool] = lambda a: True,
                        ) -> list[app_commands.Choice[str]]:
-        """Legal moves of one kind whose label contains every typed word (7h = 7♥)."""
-        try:
-            table = self.table_here(interaction)
-        except TableError:
-            return []
+        """Legal moves of one kind whose label contains every typed word (7h = 7♥); none:
+        the command's refusal (`_reason`), which `explained` offers as a note."""
         words = normalise(current)
-        text = _cached(label)
 
         def keep(action: Any) -> bool:
-            return (isinstance(action, kind) and extra(action)
-                    and (not words or matches(words, text(table, action))))
+            return isinstance(action, kind) and extra(action)
 
-        return await self.autocomplete_actions(interaction, "", keep, text)
+        return await self.autocomplete_actions(
+            interaction, current, keep, _cached(label), why_not=self._reason(why_not),
+            fits=lambda text: not words or matches(words, text))
 
     # ---- pick ----------------------------------------------------------------------------
     @app_commands.command(name="pick", description="Take a hand card: the top of the deck or "
                           "an open card (only with 4 cards or fewer).")
     @app_commands.describe(source="Deck or one of the open cards (suggestions list them).")
     async def pick(self, interaction: discord.Interaction, source: str) -> None:
-        table, action = self._typed(
-            interaction, source, Pick, _pick_label,
-            f"You can't pick now: you already hold {HAND_LIMIT} cards (or there is nothing "
-            "left to pick). Build or cast instead.")
+        table, action = self._typed(interaction, source, Pick, _pick_label, self.NO_PICK)
         await self.perform(interaction, table, action)
 
     @pick.autocomplete("source")
+    @explained()
     async def _pick_autocomplete(self, interaction: discord.Interaction, current: str):
-        return await self._suggest(interaction, current, Pick, _pick_label)
+        return await self._suggest(interaction, current, Pick, _pick_label, self.NO_PICK)
 
     # ---- build ---------------------------------------------------------------------------
     @app_commands.command(name="build", description="Lay a hand card face up as your new "
                           "catapult (never your own suit).")
     @app_commands.describe(card="A card from your hand, e.g. 7h or 7♥.")
     async def build(self, interaction: discord.Interaction, card: str) -> None:
-        why_not = "You have no card you may build with (your hand is empty or holds only " \
-                  "your own suit)."
         try:
-            table, action = self._typed(interaction, card, Build, _build_label, why_not)
+            table, action = self._typed(interaction, card, Build, _build_label, self.NO_BUILD)
         except TableError:
             self._explain_build(interaction, card)
             raise
@@ -484,8 +493,9 @@ class SuitTabooCog(GameCog, group_name="suittaboo", group_description="Play Suit
                              "your own suit. Pick another card.")
 
     @build.autocomplete("card")
+    @explained()
     async def _build_autocomplete(self, interaction: discord.Interaction, current: str):
-        return await self._suggest(interaction, current, Build, _build_label)
+        return await self._suggest(interaction, current, Build, _build_label, self.NO_BUILD)
 
     # ---- cast ----------------------------------------------------------------------------
     @app_commands.command(name="cast", description="Shoot 1–3 doubts from your catapult "
@@ -493,18 +503,15 @@ class SuitTabooCog(GameCog, group_name="suittaboo", group_description="Play Suit
     @app_commands.describe(shot="Type cards and names to narrow the suggestions, e.g. 7h bob.")
     async def cast(self, interaction: discord.Interaction, shot: str) -> None:
         table, action = self._typed(
-            interaction, shot, Cast, cast_labeller(self.table_here(interaction)),
-            "You can't cast now: you need a catapult and, in your hand or the open cards, a "
-            "card of its suit or of its number.")
+            interaction, shot, Cast, cast_labeller(self.table_here(interaction)), self.NO_CAST)
         await self.perform(interaction, table, action)
 
     @cast.autocomplete("shot")
+    @explained()
     async def _cast_autocomplete(self, interaction: discord.Interaction, current: str):
-        try:
-            table = self.table_here(interaction)
-        except TableError:
-            return []
-        return await self._suggest(interaction, current, Cast, cast_labeller(table))
+        table = self.table_here(interaction)
+        return await self._suggest(interaction, current, Cast, cast_labeller(table),
+                                   self.NO_CAST)
 
     # ---- drop out ------------------------------------------------------------------------
     @app_commands.command(name="dropout", description="End mode only: dump your hand and "
@@ -524,27 +531,30 @@ class SuitTabooCog(GameCog, group_name="suittaboo", group_description="Play Suit
                                app_commands.Choice(name="Ace of clubs (♣)", value="c")])
     async def accuse(self, interaction: discord.Interaction, holder: str,
                      ace: app_commands.Choice[str] | None = None) -> None:
-        why_not = ("Only McNulty (the joker in Taboo on the Wire) names the bad guys, once the "
-                   "round is over and before the reveal.")
-        table, _seat, mine = self._only(interaction, Accuse, why_not)
-        suit = ace.value if ace is not None else mine[0].suit  # default: the first one left
-        if all(a.suit != suit for a in mine):
-            raise TableError(f"You already named the ace of {SUIT_NAMES[suit]} "
-                             f"({SUIT_SYMBOLS[suit]}).")
-        table, action = self._typed(interaction, holder, Accuse, _accuse_label, why_not,
+        _table, _seat, mine = self._only(interaction, Accuse, self.NO_ACCUSE)
+        suit = self._ace_left(mine, ace.value if ace is not None else None)
+        table, action = self._typed(interaction, holder, Accuse, _accuse_label, self.NO_ACCUSE,
                                     extra=lambda a: a.suit == suit)
         await self.perform(interaction, table, action)
 
+    @staticmethod
+    def _ace_left(mine: list[Accuse], chosen: str | None) -> str:
+        """The suit of the ace to name: the chosen one (refused if already named), by
+        default the first one left."""
+        if chosen is None:
+            return mine[0].suit
+        if all(a.suit != chosen for a in mine):
+            raise TableError(f"You already named the ace of {SUIT_NAMES[chosen]} "
+                             f"({SUIT_SYMBOLS[chosen]}).")
+        return chosen
+
     @accuse.autocomplete("holder")
+    @explained()
     async def _accuse_autocomplete(self, interaction: discord.Interaction, current: str):
+        _table, _seat, mine = self._only(interaction, Accuse, self.NO_ACCUSE)
         chosen = getattr(interaction.namespace, "ace", None)
-        try:
-            _table, _seat, mine = self.legal_for(interaction)
-        except TableError:
-            return []
-        left = [a.suit for a in mine if isinstance(a, Accuse)]
-        suit = chosen if chosen in left else (left[0] if left else None)
-        return await self._suggest(interaction, current, Accuse, _accuse_label,
+        suit = self._ace_left(mine, chosen if chosen in SUIT_NAMES else None)
+        return await self._suggest(interaction, current, Accuse, _accuse_label, self.NO_ACCUSE,
                                    extra=lambda a: a.suit == suit)
 
 

@@ -9,6 +9,7 @@ from discord import app_commands
 
 from bot.game_cog import GameCog
 from bot.game_ui import GameUI
+from bot.ui.notes import explained
 from bot.ui.text import clip, plural
 from engines import ENGINES
 from engines.suspense.rules import Fold, Pass, Play, condition_text
@@ -94,17 +95,21 @@ class SuspenseCog(GameCog, group_name="suspense", group_description="Play Suspen
     def _is_play(action: Any) -> bool:
         return isinstance(action, Play)
 
+    NO_CARD = ("You have no card left to play: pass (`/suspense pass`) or fold "
+               "(`/suspense fold`).")
+
     @app_commands.command(name="play", description="Play a card face up.")
     @app_commands.describe(card="The card to play (suggestions show your hand).")
     async def play(self, interaction: discord.Interaction, card: str) -> None:
-        table, action = self.choose_action(interaction, card, self._is_play)
+        table, action = self.choose_action(interaction, card, self._is_play, why_not=self.NO_CARD)
         await self.perform(interaction, table, action)
 
     @play.autocomplete("card")
+    @explained()
     async def _play_autocomplete(self, interaction: discord.Interaction, current: str):
         return await self.autocomplete_actions(
             interaction, current, self._is_play,
-            label=lambda table, a: f"{a.card} — {condition_text(a.card)}")
+            label=lambda table, a: f"{a.card} — {condition_text(a.card)}", why_not=self.NO_CARD)
 
     # Pass and fold are refused only on a player's first turn of a match (a play is due);
     # the generic refusal sent them to "the suggestions" of a command that has none.

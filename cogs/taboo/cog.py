@@ -19,6 +19,7 @@ from bot.game_ui import GameUI
 from bot.tables.live import LiveTable
 from bot.tables.service import TableError
 from bot.ui.names import echo
+from bot.ui.notes import explained, refuse_notes
 from bot.ui.text import OPTION_LIMIT, cap_note, clip, plain, plural, shown
 from engines import ENGINES
 from engines.cards import Card
@@ -288,8 +289,11 @@ class TabooCog(GameCog, group_name="taboo", group_description="Play Taboo."):
     # ---- shared plumbing -----------------------------------------------------------------
     def _mine(self, interaction: discord.Interaction, kind: type
               ) -> tuple[LiveTable, int, list[Any]]:
-        return self.moves_of(interaction, kind,
-                             lambda table, seat, _legal: self._why_not(table, seat, kind))
+        return self.moves_of(interaction, kind, self._reason(kind))
+
+    def _reason(self, kind: type) -> Callable[[LiveTable, int, list[Any]], str]:
+        """Why a move of `kind` is not possible (`_why_not`), as `legal_where` asks."""
+        return lambda table, seat, _legal: self._why_not(table, seat, kind)
 
     @staticmethod
     def _why_not(table: LiveTable, seat: int, kind: type) -> str:
@@ -305,10 +309,10 @@ class TabooCog(GameCog, group_name="taboo", group_description="Play Taboo."):
             if kind is Draw:
                 return "You already drew this turn."
             if kind in (Jack, Joker):
-                return (f"After a draw only the card you just drew (`{drawn}`) can be used; "
-                        "a jack or joker from your hand has to wait for your next turn.")
-            return (f"After a draw you can only capture with the card you just drew "
-                    f"(`{drawn}`), or place a card face up with `/taboo place`.")
+                return (f"After a draw only the card you just drew (`{drawn}`) can be used: "
+                        "a jack or joker in hand waits a turn.")
+            return (f"After a draw only the card you just drew (`{drawn}`) may capture, and "
+                    "it can't: use `/taboo place`.")
         if kind is Place:
             return ("You can only place a card face up after drawing: `/taboo draw` first, or "
                     "capture with `/taboo play`.")
@@ -317,15 +321,16 @@ class TabooCog(GameCog, group_name="taboo", group_description="Play Taboo."):
         if kind is Joker:
             return "You have no joker in your hand."
         if kind is Capture:
-            return ("None of your cards can capture anything from the row right now. Draw "
-                    "(`/taboo draw`), or play a jack or joker if you have one.")
+            return ("No capture is possible now: draw (`/taboo draw`), or play a jack or "
+                    "joker if you have one.")
         return "That move isn't possible right now."
 
     async def _suggest(self, interaction: discord.Interaction, current: str, kind: type,
                        label: Callable[[LiveTable, Any], str]
                        ) -> list[app_commands.Choice[str]]:
         return await self.autocomplete_actions(interaction, " ".join(_words(current)),
-                                               _is(kind), label, normal=_normal)
+                                               _is(kind), label, normal=_normal,
+                                               why_not=self._reason(kind))
 
     # ---- play (capture) ------------------------------------------------------------------
     @app_commands.command(name="play", description="Capture: play a hand card and take row "
@@ -343,6 +348,7 @@ class TabooCog(GameCog, group_name="taboo", group_description="Play Taboo."):
                   ) -> tuple[LiveTable, Capture]:
         """The capture meant by `card:` (a suggestion or typed) and `take:`."""
         table, seat, caps = self._mine(interaction, Capture)
+        refuse_notes(card, take)
         take = (take or "").strip() or None
         head, dot, tail = card.strip().partition(".")
         if dot and head.isdigit() and tail.isdigit():  # a picked suggestion
@@ -381,17 +387,16 @@ class TabooCog(GameCog, group_name="taboo", group_description="Play Taboo."):
                          "list every legal capture.")
 
     @play.autocomplete("card")
+    @explained()
     async def _play_autocomplete(self, interaction: discord.Interaction, current: str):
         return await self._suggest(interaction, current, Capture, play_label)
 
     @play.autocomplete("take")
+    @explained()
     async def _take_autocomplete(self, interaction: discord.Interaction, current: str):
         """What the chosen card can take: shown as the capture reads ("7♠ captures 3♣ + 4♦"),
         sent as `take:` text ("(3,4)")."""
-        try:
-            table, seat, caps = self._mine(interaction, Capture)
-        except TableError:
-            return []
+        table, seat, caps = self._mine(interaction, Capture)
         chosen = str(getattr(interaction.namespace, "card", "") or "").strip()
         legal = list(table.engine.legal_actions(table.state, seat))
         picked = choice_value(chosen)
@@ -428,6 +433,7 @@ class TabooCog(GameCog, group_name="taboo", group_description="Play Taboo."):
     @app_commands.describe(card="The hand card to put face up, e.g. 7s (seven of spades).")
     async def place(self, interaction: discord.Interaction, card: str) -> None:
         table, _seat, mine = self._mine(interaction, Place)
+        refuse_notes(card)
         text = card.strip()
         if choice_value(text) is not None:
             table, action = self.choose_action(interaction, text, _is(Place), place_label)
@@ -444,6 +450,7 @@ class TabooCog(GameCog, group_name="taboo", group_description="Play Taboo."):
         await self.perform(interaction, table, found[0])
 
     @place.autocomplete("card")
+    @explained()
     async def _place_autocomplete(self, interaction: discord.Interaction, current: str):
         return await self._suggest(interaction, current, Place, place_label)
 

@@ -62,6 +62,14 @@ def test_option_text_parsing():
         parse_option_text("= 8")
 
 
+def test_an_option_typed_twice_is_refused_naming_it():
+    """`points_target=3 points_target=4` is refused (it used to keep the last value), in any
+    case and spacing; the refusal names the option and both values."""
+    for text in ("points_target=3 points_target=4", "POINTS_TARGET = 3, points_target=4"):
+        with pytest.raises(OptionsError, match=r"`points_target` is given twice \(`3` and `4`\)"):
+            parse_option_text(text)
+
+
 @pytest.mark.parametrize("raw", ["on", "true", "1.0", "².0", "²", "٣", "1e3", "NaN", "inf",
                                  "-inf", "0x10", "1_000", "", "5" * 5000, "x" * 6000, "--1"])
 def test_a_number_option_takes_only_ascii_digits(raw):

@@ -238,6 +238,46 @@ class TableDriver:
         assert self.table.version == version and self.table.row.state == dump
         return result.text
 
+    async def note(self, user: User, command: str, focused: str,
+                   options: dict | None = None, *, says: str = "", channel=None) -> dict:
+        """The suggestions of `/<game> command` for `focused` are one note saying `says`
+        (not Discord's bare "no options"), within Discord's limits: its name plain text of
+        1–100 characters, its value the note's (a string, or for a whole-number option an
+        integer)."""
+        choices = await self.fake.autocomplete(user, f"{self.command} {command}",
+                                               options or {}, focused=focused,
+                                               channel=channel or self.channel)
+        assert len(choices) == 1, choices
+        [choice] = choices
+        name = choice["name"]
+        assert 1 <= len(name) <= 100 and not re.search(r"`|\*\*|__", name), choice
+        assert says in name, (says, choice)
+        assert choice["value"] in ("-", 0), choice
+        return choice
+
+    async def note_refused(self, user: User, command: str, focused: str,
+                           options: dict | None = None, *, says: str = "",
+                           channel=None) -> str:
+        """`note`, then its value submitted (with `options` for the other options): refused
+        ephemerally in the same words as the note, nothing changed."""
+        choice = await self.note(user, command, focused, options, says=says, channel=channel)
+        version = self.table.version if self.table_id is not None and self.table else None
+        dump = self.table.row.state if version is not None else None
+        result = await self.fake.slash(user, f"{self.command} {command}",
+                                       {**(options or {}), focused: choice["value"]},
+                                       channel=channel or self.channel)
+        assert result.ephemeral and result.text.startswith("⚠️ "), result.text
+        from bot.ui.text import OPTION_LIMIT, plain
+
+        # a channel the refusal links to is named in the note (a choice shows no links)
+        words = re.sub(r"<#(\d+)>", lambda m: f"#{self.fake.channels[int(m[1])].name}",
+                       result.text.removeprefix("⚠️ "))
+        assert plain(words, OPTION_LIMIT) == choice["name"], (
+            "the note and the refusal say different things", choice["name"], result.text)
+        if version is not None:
+            assert self.table.version == version and self.table.row.state == dump
+        return result.text
+
     # ------------------------------------------------------------------ playing
     async def take_turn(self, user: User, choose=None) -> str:
         """Open the panel from the board and pick (randomly by default) until a move is made."""

@@ -515,3 +515,27 @@ async def test_options_typed_with_spaces_around_the_equals_sign_are_read(fake, w
     assert not result.ephemeral, result.text
     assert "`points_target` = **4**" in result.text and "`turn_seconds` = **120**" in \
         result.text, result.text
+
+
+async def test_an_option_given_twice_is_refused_naming_it(fake, world, bots):
+    """`points_target=3 points_target=4` opened a lobby with 4, the 3 silently dropped (found
+    playing as a new user): it is refused, naming the option and both values, and no lobby
+    opens; spelled in another case or with spaces around `=` it is the same option."""
+    await bots.start()
+    before = len(fake.channel_messages(world.channel))
+    for options in ("points_target=3 points_target=4", "Points_Target = 3, points_target=3"):
+        result = await fake.slash(world.alice, "suspense new", {"options": options},
+                                  channel=world.channel)
+        assert result.ephemeral and result.text.startswith("⚠️"), result.text
+        assert "`points_target` is given twice" in result.text, result.text
+        assert "give each option once" in result.text, result.text
+        assert bots.current.tables.in_channel(world.channel.id) is None
+    assert "(`3` and `4`)" in (await fake.slash(
+        world.alice, "suspense new", {"options": "points_target=3 turn_seconds=60 "
+                                                 "points_target=4"},
+        channel=world.channel)).text
+    assert len(fake.channel_messages(world.channel)) == before, "no lobby was posted"
+    # once each, the same options open the lobby
+    result = await fake.slash(world.alice, "suspense new", {"options": "points_target=4"},
+                              channel=world.channel)
+    assert not result.ephemeral and "`points_target` = **4**" in result.text, result.text

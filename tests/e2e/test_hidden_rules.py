@@ -630,3 +630,47 @@ async def test_while_an_ai_holds_its_card_the_other_ai_seats_may_enforce(fake, w
     s = d.table.state
     assert s.phase == "pending" or 3 not in d.table.engine.to_act(s), "seat 3 had its say"
     assert s.to_play == 2 or s.phase == "pending", "the AI to play still holds"
+
+
+async def test_during_an_accusation_the_board_marks_the_accused_as_acting_now(fake, world,
+                                                                             bots, bot):
+    """While the accused decides (Accept or Challenge), the scores marked the *next* player
+    with ▶️, and a new player read it as that player's turn (found playing as a new user):
+    ▶️ is on the accused, who answers now; the next player is named as playing after that,
+    on the scores, in the trick's lines and in the board's picture; once answered, ▶️ is
+    on the player whose turn it is again."""
+    d = driver(fake, world, bots)
+    await d.open(world.alice, [world.bob, world.carol], options="turn_seconds=0 target=6")
+    users = [world.alice, world.bob, world.carol]
+    for user in users:
+        await keep_by_slash(fake, world, user)
+    await d.synced()
+    names = d.table.plain_names
+    accused = public_view(d)["to_play"]
+    await play_by_slash(fake, world, d, users[accused])
+    await d.synced()
+    after = public_view(d)["to_play"]
+    enforcer = next(s for s in public_view(d)["window"]["may_enforce"])
+    await enforce_by_slash(fake, world, users[enforcer], "Your own rule", "Say please")
+    await d.synced()
+    assert public_view(d)["phase"] == "pending"
+    text = d.board().text
+    marked = [line for line in text.split("\n") if "▶️" in line]
+    assert len(marked) == 1 and f"**{names[accused]}**" in marked[0], marked
+    assert "⚖️" in marked[0] and "answers now" in marked[0], marked
+    [next_line] = [line for line in text.split("\n")
+                   if f"**{names[after]}** —" in line]
+    assert "▶️" not in next_line and "plays after that" in next_line, next_line
+    assert f"Then **{names[after]}** plays." in text
+    [picture] = d.board().attachments  # its alt text says what its title shows
+    assert (f"Now: {names[accused]} to accept or challenge, then {names[after]} plays."
+            in picture.get("description", "")), picture
+    # answered: the turn is the next player's again, marked as usual
+    panel = await open_panel(d, users[accused])
+    await fake.click(users[accused], panel.message, panel.message.buttons()[0]["custom_id"])
+    await d.synced()
+    text = d.board().text
+    marked = [line for line in text.split("\n") if "▶️" in line]
+    now = public_view(d)["to_play"]
+    assert len(marked) == 1 and f"**{names[now]}**" in marked[0], marked
+    assert "answers now" not in text and "plays after that" not in text

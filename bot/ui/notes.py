@@ -1,0 +1,105 @@
+"""Autocomplete that always says something: a note instead of Discord's bare "no options".
+
+An empty list of suggestions shows as "no options" and leaves a player guessing (is it not
+their turn? do they have no such move? did they mistype?). Every autocomplete of a game
+command is wrapped in `explained`: the refusal its command would give (raised as a
+TableError while the suggestions are made) becomes the one choice offered, its name saying
+why; and when what was typed matches nothing, the one choice says that.
+
+Discord sends a choice's value if the player picks it anyway, so a note's value is `NOTE`
+(`NOTE_NUMBER` for a whole-number option): no move's value. The command checks first what
+its autocomplete checked, so a note picked in the same situation is refused with the same
+words; if the game has moved on since, `is_note` lets it refuse with `NOTE_PICKED`.
+Discord's limits hold: one choice, its name 1–100 characters of plain text, its value a
+1-character string or, for a whole-number option, an integer.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.tables.service import TableError
+from bot.tables.settings import OptionsError
+from bot.ui.names import clean_name
+from bot.ui.text import OPTION_LIMIT, plain
+
+MAX_CHOICES = 25  # Discord's limit of choices in one autocomplete answer
+NOTE = "-"  # the value of a note in a text option: no card, name or move is written so
+NOTE_NUMBER = 0  # in a whole-number option (its range starts at 0 for it: no pile is 0)
+NOTE_PICKED = ("That choice was only a note, not a move: pick one of the suggestions (clear "
+               "what you typed to see them all), or use **Take my turn** on the board.")
+TYPED_SHOWN = 40  # characters of what was typed, quoted in a "nothing matches" note
+
+Choices = list[app_commands.Choice]
+
+
+_MENTION = re.compile(r"<(#|@!?)([0-9]{1,20})>", re.ASCII)
+
+
+def unmentioned(text: str, guild: discord.Guild | None) -> str:
+    """`text` with channel and member mentions as names (`#games`, `@alice`): a choice's
+    name shows a mention raw, as `<#1234…>`."""
+    def name(match: re.Match) -> str:
+        kind, ident = match[1], int(match[2])
+        if kind == "#":
+            where = guild.get_channel_or_thread(ident) if guild is not None else None
+            return f"#{where.name}" if where is not None else "its channel"
+        member = guild.get_member(ident) if guild is not None else None
+        return f"@{clean_name(member.display_name)}" if member is not None else "someone"
+    return _MENTION.sub(name, text)
+
+
+def note(reason: str, value: str | int = NOTE, guild: discord.Guild | None = None) -> Choices:
+    """The one choice that says why there is nothing to choose (mentions as names and
+    markdown removed: a choice's name shows them raw; cut at a word to Discord's 100
+    characters)."""
+    text = plain(unmentioned(reason, guild), OPTION_LIMIT)
+    return [app_commands.Choice(name=text or "Nothing to choose now", value=value)]
+
+
+def no_match(typed: str, value: str | int = NOTE) -> Choices:
+    """The note for suggestions that what was typed filtered away."""
+    shown = clean_name(typed, TYPED_SHOWN, fallback="")
+    if not shown:
+        return note("There's nothing to choose here right now.", value)
+    return note(f"Nothing matches “{shown}”: clear what you typed to see every choice.",
+                value)
+
+
+def is_note(value: Any) -> bool:
+    """Whether a submitted value is a note's (`NOTE` typed or picked, `NOTE_NUMBER`)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value == NOTE_NUMBER
+    return isinstance(value, str) and value.strip() == NOTE
+
+
+def refuse_notes(*values: Any, then: str = NOTE_PICKED) -> None:
+    """Refuse a command given a note's value (after its own checks, which say why when the
+    situation is still the one the note described), saying `then`."""
+    if any(is_note(v) for v in values):
+        raise TableError(then)
+
+
+Suggest = Callable[[Any, discord.Interaction, str], Awaitable[Choices]]
+
+
+def explained(value: str | int = NOTE) -> Callable[[Suggest], Suggest]:
+    """Wrap an autocomplete callback (a cog method): a refusal it raises becomes a note,
+    and no suggestion left becomes the "nothing matches" note; at most 25 choices."""
+    def wrap(suggest: Suggest) -> Suggest:
+        @functools.wraps(suggest)
+        async def explaining(self: Any, interaction: discord.Interaction, current: str
+                             ) -> Choices:
+            try:
+                choices = await suggest(self, interaction, current)
+            except (TableError, OptionsError) as exc:
+                return note(str(exc), value, interaction.guild)
+            return choices[:MAX_CHOICES] or no_match(str(current or ""), value)
+        return explaining
+    return wrap
