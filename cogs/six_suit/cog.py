@@ -563,6 +563,9 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
                              "or pile.")
         raise TableError(f"None of your cards fits {where}: choose another player or pile.")
 
+    NO_PILE_0 = ("Pile 0 is only a note, no pile: choose pile 1–6 (the suggestions list those "
+                 "your card fits).")
+
     @app_commands.command(name="play", description="Cover a pile (yours, a teammate's or an "
                           "opponent's) with a card that shares an attribute.")
     @app_commands.describe(card="A card from your hand, e.g. 3🟥▲ or 3 red triangle.",
@@ -575,7 +578,8 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
         if is_note(card) or is_note(player) or is_note(pile):
             # a suggestion's note: why it was given, if that still holds
             self._fitting(table, seat, plays, *self._wanted(table, seat, card, player, pile))
-            refuse_notes(card, player, pile)
+            refuse_notes(card, player)
+            refuse_notes(pile, then=self.NO_PILE_0)  # (also typed by hand: say so)
         wanted = self._parse_card(card)
         if wanted is None:
             raise TableError(f"{echo(card)} isn't a Six Suit card. Pick one of the suggestions or "

@@ -272,3 +272,61 @@ async def test_hidden_rules_tells_the_tricks_starter_to_start_it(fake, world, bo
         await d.take_turn(d.seat_user(seat), choose=_never_enforce)
         await d.synced()
     raise AssertionError("no trick ended")
+
+
+async def test_every_suggested_option_takes_its_notes_value(fake, world, bot):
+    """A note picked is sent only if the option takes its value: a client checks an
+    integer against min_value/max_value and a string against min_length/max_length before
+    it sends the command (discord-api-docs#3967: a choice outside min/max is refused at
+    send; #6471: the length check is on the chosen value), and "This validation is
+    client-side only" (application-commands.mdx, Autocomplete). With `pile:` and `game:`
+    starting at 1, the note 0 could be picked and never sent: the player got the client's
+    bare error, not the note's words. Every option with suggestions takes `-` or 0."""
+    def options(nodes, path=""):
+        for node in nodes:
+            name = f"{path} {node['name']}".strip()
+            if node.get("type") in (None, 1, 2):
+                yield from options(node.get("options") or [], name)
+            else:
+                yield name, node
+
+    suggested = [(name, o) for name, o in options(fake.synced_commands(world.guild))
+                 if o.get("autocomplete")]
+    assert len(suggested) > 20, suggested
+    integers = {name for name, o in suggested if o["type"] == 4}
+    assert integers == {"sixsuit play pile", "replay game"}, integers
+    for name, option in suggested:
+        if option["type"] == 4:
+            assert option.get("min_value", 0) <= 0 <= option.get("max_value", 2**53), \
+                (name, option)
+        else:
+            assert option["type"] == 3, (name, option)
+            assert option.get("min_length", 0) <= 1 <= option.get("max_length", 6000), \
+                (name, option)
+
+
+async def test_a_zero_typed_by_hand_is_refused_as_no_pile_or_game(fake, world, bots, bot):
+    """`pile:` and `game:` take 0 so that their note can be picked; a 0 typed by hand got
+    "That choice was only a note", about a choice the player never made. It says there is
+    no pile 0 (piles are 1–6) and no game 0, and changes nothing."""
+    d = TableDriver(fake, world, bots, "sixsuit")
+    await d.open(world.alice, [world.bob, world.carol], options="max_rounds=4")
+    seat = await d.next_human()
+    user = d.seat_user(seat)
+    result = await fake.slash(user, "sixsuit predict", {"number": "1", "colour": "red",
+                                                        "shape": "circle"},
+                              channel=d.channel)
+    assert "✅" in result.text, result.text
+    await d.synced()
+    plays = [a for a in d.legal(seat) if isinstance(a, SixPlay)]
+    if not plays:
+        pytest.skip("no card fits any pile")
+    play = plays[0]
+    text = await d.refused(user, "play", {"card": LABELS[play.card],
+                                          "player": str(play.target + 1), "pile": 0},
+                           says="Pile 0 is only a note, no pile: choose pile 1–6")
+    assert "That choice" not in text, text
+    await d.play_to_end()
+    result = await fake.slash(world.alice, "replay", {"game": 0}, channel=world.channel)
+    assert result.ephemeral and result.text.startswith("⚠️ Game 0 is only a note, no "
+                                                       "game:"), result.text
