@@ -127,6 +127,16 @@ async def test_suit_taboo_says_why_a_cast_or_an_accusation_is_not_possible(fake,
     await d.note_refused(user, "accuse", "holder", says="Only McNulty")
 
 
+async def _predict(d: TableDriver, user, seat: int) -> list[SixPlay]:
+    """`/sixsuit predict` by the player about to predict; then their legal plays."""
+    result = await d.fake.slash(user, "sixsuit predict", {"number": "1", "colour": "red",
+                                                          "shape": "circle"},
+                                channel=d.channel)
+    assert "✅" in result.text, result.text
+    await d.synced()
+    return [a for a in d.legal(seat) if isinstance(a, SixPlay)]
+
+
 async def test_six_suit_says_predict_first_in_every_option_of_play(fake, world, bots, bot):
     """Before predicting, each of `/sixsuit play`'s suggestions (card, player and the
     whole-number pile, whose note's value is the integer 0) and `/sixsuit discard` say
@@ -143,12 +153,7 @@ async def test_six_suit_says_predict_first_in_every_option_of_play(fake, world, 
         assert choice["value"] == (0 if focused == "pile" else "-"), choice
         await d.note_refused(user, "play", focused, others, says="First predict")
     await d.note_refused(user, "discard", "card", says="First predict")
-    result = await fake.slash(user, "sixsuit predict", {"number": "1", "colour": "red",
-                                                        "shape": "circle"},
-                              channel=d.channel)
-    assert "✅" in result.text, result.text
-    await d.synced()
-    plays = [a for a in d.legal(seat) if isinstance(a, SixPlay)]
+    plays = await _predict(d, user, seat)
     view = d.table.engine.view(d.table.state, seat)
     for label in view["hand"]:
         card = LABELS.index(label)
@@ -313,12 +318,7 @@ async def test_a_zero_typed_by_hand_is_refused_as_no_pile_or_game(fake, world, b
     await d.open(world.alice, [world.bob, world.carol], options="max_rounds=4")
     seat = await d.next_human()
     user = d.seat_user(seat)
-    result = await fake.slash(user, "sixsuit predict", {"number": "1", "colour": "red",
-                                                        "shape": "circle"},
-                              channel=d.channel)
-    assert "✅" in result.text, result.text
-    await d.synced()
-    plays = [a for a in d.legal(seat) if isinstance(a, SixPlay)]
+    plays = await _predict(d, user, seat)
     if not plays:
         pytest.skip("no card fits any pile")
     play = plays[0]
