@@ -70,14 +70,16 @@ async def test_a_note_picked_after_the_game_moved_on_is_refused_as_a_note(fake, 
 
 
 async def test_typed_text_that_matches_nothing_says_so(fake, world, bots, bot):
-    """A card typed that no suggestion matches: one note saying nothing matches what was
-    typed (quoted), not an empty list; submitted, it is refused as only a note."""
+    """A card typed that no suggestion matches: one note saying no suggestion matches what
+    was typed (quoted), not an empty list; picked, it sends what was typed, which the
+    command refuses as typed text (nothing changed)."""
     d = TableDriver(fake, world, bots, "suspense")
     await d.open(world.alice, [world.bob])
     user = d.seat_user(await d.next_human())
     choice = await d.note(user, "play", "card", {"card": "zebra"},
-                          says="Nothing matches “zebra”")
-    await d.refused(user, "play", {"card": choice["value"]}, says=ONLY_A_NOTE)
+                          says="No suggestion matches “zebra”", sends="zebra")
+    await d.refused(user, "play", {"card": choice["value"]},
+                    says="`zebra` isn't a legal move right now")
 
 
 async def test_suggestions_after_the_game_is_over_say_there_is_no_table(fake, world, bots,
@@ -224,9 +226,9 @@ async def test_replay_suggestions_say_when_there_is_nothing_to_replay(fake, worl
     await d.play_to_end()
     choice, text = await _note_then_refusal(fake, world.outsider, "replay", "game",
                                             {"game": "99999"}, {}, world.channel)
-    assert choice == {"name": "Nothing matches “99999”: clear what you typed to see every "
-                              "choice.", "value": 0}, choice
-    assert ONLY_A_NOTE in text
+    assert choice == {"name": "No suggestion matches “99999”: send it as typed, or clear it "
+                              "to see all.", "value": 99999}, choice
+    assert "99999" in text and ONLY_A_NOTE not in text, text
 
 
 async def test_config_option_suggestions_say_who_may_set_and_what_comes_first(fake, world,
@@ -246,7 +248,7 @@ async def test_config_option_suggestions_say_who_may_set_and_what_comes_first(fa
     choice, _ = await _note_then_refusal(fake, world.mod, "config set", "option",
                                          {"game": "suspense", "option": "zebra"}, args,
                                          world.channel)
-    assert "Nothing matches “zebra”" in choice["name"], choice
+    assert "No suggestion matches “zebra”" in choice["name"], choice
     assert await bot.storage.get_game_settings(world.guild.id, "suspense") == {}
 
 
@@ -330,3 +332,31 @@ async def test_a_zero_typed_by_hand_is_refused_as_no_pile_or_game(fake, world, b
     result = await fake.slash(world.alice, "replay", {"game": 0}, channel=world.channel)
     assert result.ephemeral and result.text.startswith("⚠️ Game 0 is only a note, no "
                                                        "game:"), result.text
+
+
+async def test_typed_text_the_suggestions_do_not_list_is_sent_as_typed(fake, world, bots, bot):
+    """`/hiddenrules play card:7h` plays the 7♥ (its refusal says to type cards like `7h`),
+    but the suggestions list `7♥`: typing `7h` offered the note "Nothing matches" whose
+    value, picked (or taken by Enter), was refused as only a note. The note says no
+    suggestion matches and, picked, sends `7h` as typed: the card is played."""
+    from tests.e2e.test_hidden_rules import keep_by_slash
+
+    d = TableDriver(fake, world, bots, "hiddenrules")
+    await d.open(world.alice, [world.bob, world.carol], options="turn_seconds=0")
+    for user in (world.alice, world.bob, world.carol):
+        await keep_by_slash(fake, world, user)
+    await d.synced()
+    seat = await d.next_human()
+    user = d.seat_user(seat)
+    hand = d.table.engine.view(d.table.state, seat)["hand"]
+    card = next((c for c in hand if not c.startswith("A")), None)
+    if card is None:
+        pytest.skip("a hand of aces only")
+    typed = card[:-1] + {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}[card[-1]]
+    choice = await d.note(user, "play", "card", {"card": typed},
+                          says=f"No suggestion matches “{typed}”", sends=typed)
+    result = await fake.slash(user, "hiddenrules play", {"card": choice["value"]},
+                              channel=d.channel)
+    assert result.ephemeral and "✅" in result.text, result.text
+    await d.synced()
+    assert card not in d.table.engine.view(d.table.state, seat)["hand"]
