@@ -38,7 +38,8 @@ NOTE_PICKED = ("That choice was only a note, not a move: pick one of the suggest
                "what you typed to see them all), or use **Take my turn** on the board.")
 TYPED_SHOWN = 32  # characters of what was typed quoted in a "no suggestion matches" note
 # (its sentence then fits a choice's name whole)
-_WHOLE = re.compile(r"[+-]?[0-9]{1,15}", re.ASCII)  # a typed whole number a choice can carry
+_WHOLE = re.compile(r"[+-]?[0-9]{1,16}", re.ASCII)  # a typed whole number
+WHOLE_MAX = 2**53 - 1  # the largest integer option value Discord takes
 
 Choices = list[app_commands.Choice]
 
@@ -67,26 +68,27 @@ def note(reason: str, value: str | int = NOTE, guild: discord.Guild | None = Non
     return [app_commands.Choice(name=text or "Nothing to choose now", value=value)]
 
 
-def no_match(typed: str, value: str | int = NOTE) -> Choices:
+def no_match(typed: str, value: str | int = NOTE, top: int = WHOLE_MAX) -> Choices:
     """The note for suggestions that what was typed filtered away. Picked (a client may
     also pick the highlighted choice on Enter), it sends what was typed, as if there were
     no note: a command takes typed text the suggestions may not list (Hidden Rules `7h`
     for 7♥, Six Suit `3 red triangle`), and judges the rest in its own words. Only what no
-    choice's value can carry (over 100 characters, a whole number Discord does not take)
-    sends the note's own `value`."""
+    choice's value can carry (over 100 characters; a whole number outside `value` to
+    `top`, the option's range, which a client would not send) sends the note's own
+    `value`."""
     shown = clean_name(typed, TYPED_SHOWN, fallback="")
     if not shown:
         return note("There's nothing to choose here right now.", value)
     return note(f"No suggestion matches “{shown}”: send it as typed, or clear it to see all.",
-                _as_typed(typed, value))
+                _as_typed(typed, value, top))
 
 
-def _as_typed(typed: str, value: str | int) -> str | int:
+def _as_typed(typed: str, value: str | int, top: int) -> str | int:
     """`typed` as a choice's value of the option's type (`value`'s), else `value`."""
     if isinstance(value, int):
         text = typed.strip()
         number = int(text) if _WHOLE.fullmatch(text) else None
-        return number if number is not None and abs(number) < 2**53 else value
+        return number if number is not None and value <= number <= top else value
     return typed if 1 <= len(typed) <= CHOICE_VALUE_MAX else value
 
 
@@ -107,9 +109,11 @@ def refuse_notes(*values: Any, then: str = NOTE_PICKED) -> None:
 Suggest = Callable[[Any, discord.Interaction, str], Awaitable[Choices]]
 
 
-def explained(value: str | int = NOTE) -> Callable[[Suggest], Suggest]:
+def explained(value: str | int = NOTE, *, top: int = WHOLE_MAX
+              ) -> Callable[[Suggest], Suggest]:
     """Wrap an autocomplete callback (a cog method): a refusal it raises becomes a note,
-    and no suggestion left becomes the "nothing matches" note; at most 25 choices."""
+    and no suggestion left becomes the "no suggestion matches" note; at most 25 choices.
+    `top`: a whole-number option's max_value (its min_value is `NOTE_NUMBER`)."""
     def wrap(suggest: Suggest) -> Suggest:
         @functools.wraps(suggest)
         async def explaining(self: Any, interaction: discord.Interaction, current: str
@@ -118,6 +122,6 @@ def explained(value: str | int = NOTE) -> Callable[[Suggest], Suggest]:
                 choices = await suggest(self, interaction, current)
             except (TableError, OptionsError) as exc:
                 return note(str(exc), value, interaction.guild)
-            return choices[:MAX_CHOICES] or no_match(str(current or ""), value)
+            return choices[:MAX_CHOICES] or no_match(str(current or ""), value, top)
         return explaining
     return wrap

@@ -43,6 +43,7 @@ from . import pictures
 ENGINE = ENGINES["six_suit"]
 SEATS_PER_EMBED = 6
 DISCARDS_SHOWN = 16
+PILES = 6  # each player's piles, numbered 1–6 in commands
 ATTRIBUTES = ("number", "colour", "shape")
 CARD_NAME = dict(zip(LABELS, NAMES, strict=True))
 
@@ -515,7 +516,7 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
             pile = int(str(value).strip().split(":")[0].replace("Pile", "").strip())
         except (TypeError, ValueError):
             return None
-        return pile - 1 if 1 <= pile <= 6 else None
+        return pile - 1 if 1 <= pile <= PILES else None
 
     def _plays(self, interaction: discord.Interaction, *, card: bool = True,
                player: bool = True, pile: bool = True) -> tuple[LiveTable, int, list[Play]]:
@@ -573,7 +574,7 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
                            "only where the card fits).",
                            pile="Pile 1–6 (suggestions list only the piles it fits).")
     async def play(self, interaction: discord.Interaction, card: str, player: str,
-                   pile: app_commands.Range[int, NOTE_NUMBER, 6]) -> None:
+                   pile: app_commands.Range[int, NOTE_NUMBER, PILES]) -> None:
         table, seat, plays = self._mine(interaction, Play, self._no_play_reason)
         if is_note(card) or is_note(player) or is_note(pile):
             # a suggestion's note: why it was given, if that still holds
@@ -662,7 +663,7 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
         return out[:MAX_CHOICES]
 
     @play.autocomplete("pile")
-    @explained(NOTE_NUMBER)
+    @explained(NOTE_NUMBER, top=PILES)
     async def _play_pile_autocomplete(self, interaction: discord.Interaction, current: str):
         table, _seat, plays = self._plays(interaction, pile=False)
         ns = interaction.namespace

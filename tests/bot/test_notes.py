@@ -42,8 +42,12 @@ def test_picking_nothing_matches_sends_what_was_typed():
     assert no_match("x" * 100)[0].value == "x" * 100
     assert no_match("x" * 101)[0].value == NOTE
     assert no_match("123", NOTE_NUMBER)[0].value == 123
-    for typed in ("12a", "9" * 16, "", "-"):
+    assert no_match(str(2**53 - 1), NOTE_NUMBER)[0].value == 2**53 - 1
+    for typed in ("12a", str(2**53), "", "-", "-3"):
         assert no_match(typed, NOTE_NUMBER)[0].value == NOTE_NUMBER, typed
+    # within the option's range only (a client refuses to send a value outside it)
+    assert no_match("6", NOTE_NUMBER, top=6)[0].value == 6
+    assert no_match("7", NOTE_NUMBER, top=6)[0].value == NOTE_NUMBER
 
 
 def test_mentions_become_names_a_choice_can_show():
