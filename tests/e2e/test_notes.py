@@ -5,7 +5,8 @@ player could not tell whether it was not their turn, they had no such move, they
 playing or the game was over (found playing as a new user). Every game command with
 suggestions now offers one note instead, its name saying why in the command's own words;
 its value, if submitted, is refused in those same words (or, once the game moved on, as
-"only a note") and changes nothing. Each test drives the real bot through the fake.
+"only a note") and changes nothing; the note that no suggestion matches what was typed
+sends what was typed. Each test drives the real bot through the fake.
 """
 
 from __future__ import annotations
