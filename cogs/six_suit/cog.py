@@ -581,6 +581,9 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
             self._fitting(table, seat, plays, *self._wanted(table, seat, card, player, pile))
             refuse_notes(card, player)
             refuse_notes(pile, then=self.NO_PILE_0)  # (also typed by hand: say so)
+        if not 1 <= pile <= PILES:  # a crafted number: Discord checks the range in its client
+            raise TableError(f"There's no pile {pile}: each player's piles are numbered "
+                             f"1–{PILES}.")
         wanted = self._parse_card(card)
         if wanted is None:
             raise TableError(f"{echo(card)} isn't a Six Suit card. Pick one of the suggestions or "
