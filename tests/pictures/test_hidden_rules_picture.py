@@ -15,7 +15,7 @@ import pytest
 
 from bot.pictures.canvas import PAD
 from bot.pictures.fonts import fit
-from bot.pictures.sections import NOTE, TITLE, _note_lines
+from bot.pictures.sections import TITLE, _note_lines
 from cogs.hidden_rules import pictures
 from engines import ENGINES
 from engines.hidden_rules.rules import Enforce, Keep, Play
@@ -58,9 +58,8 @@ def test_who_acts_during_an_accusation_is_drawn_whole(n, length):
             break
     else:
         raise AssertionError(f"no note says {sentence!r}")
-    if length <= 5:  # a title with short names is drawn whole
-        assert fit(players.title, TITLE, NARROWEST) == players.title
-    assert NOTE  # (the note's font size is the one `_note_lines` wraps at)
+    if length <= 5:  # a title with short names is drawn whole (its room: sections._section)
+        assert fit(players.title, TITLE, NARROWEST - 12) == players.title
 
 
 def test_the_picture_says_who_plays_outside_an_accusation_as_before():
