@@ -18,7 +18,8 @@ from engines import ENGINES
 
 NO_REPLAYS = ("There's no finished game here you can replay yet: once one ends, `/replay` "
               "lists it.")
-NOTE_PICKED = ("That choice was only a note: pick a game from the suggestions, or type its "
+# (0 typed by hand too: `game:` starts at 0 only for the note)
+NOTE_PICKED = ("Game 0 is only a note, no game: pick a game from the suggestions, or type its "
                "number (`/history` lists them).")
 
 

@@ -32,37 +32,50 @@ def _trick_section(view: dict[str, Any], names: list[str], w: int, h: int) -> Se
                    note="Badges: the running total after each card.")
 
 
-def _to_act(view: dict[str, Any], names: list[str]) -> str:
+def _to_act(view: dict[str, Any], names: list[str]) -> tuple[str, str]:
     """Who acts now, as the text board's ▶️ says: during an accusation the accused (the
-    next player only after it), at a trick's end its next starter."""
+    next player only after it), at a trick's end its next starter. Said short for the
+    players' title (one line, cut with "…" to the picture's width: the accusation's whole
+    sentence lost its end there even with short names) and whole for the alt text and,
+    during an accusation, a note (which wraps)."""
     pending, to_play = view.get("pending"), view.get("to_play")
     if pending:
+        accused = seat_name(names, pending["accused"])
         then = f", then {seat_name(names, to_play)} plays" if to_play is not None else ""
-        return f"{seat_name(names, pending['accused'])} to accept or challenge{then}"
+        return f"{accused} to answer", f"{accused} to accept or challenge{then}"
     if to_play is not None:
-        return f"{seat_name(names, to_play)} to play"
-    starter = view.get("next_starter")
-    if starter is not None and view.get("phase") == "play":
-        return f"{seat_name(names, starter)} to start the next trick"
-    return "nobody to play"
+        who = f"{seat_name(names, to_play)} to play"
+    elif (starter := view.get("next_starter")) is not None and view.get("phase") == "play":
+        who = f"{seat_name(names, starter)} to start the next trick"
+    else:
+        who = "nobody to play"
+    return who, who
+
+
+def _scores(view: dict[str, Any], names: list[str]) -> str:
+    return ", ".join(f"{seat_name(names, i)} {s}" for i, s in enumerate(view.get("scores") or []))
+
+
+def board_sections(view: dict[str, Any], names: list[str]) -> list[Section]:
+    """The board picture's panels: the trick, then every player's hand size and score."""
+    sizes = view.get("hand_sizes") or []
+    players = [backs(n, CW, CH, seat_name(names, i)) for i, n in enumerate(sizes)]
+    short, whole = _to_act(view, names)
+    trick = _trick_section(view, names, CW, CH)
+    if whole != short:
+        trick.note = f"Now: {whole}. {trick.note}"
+    return [trick, Section(f"Players · {short}", players,
+                           note=f"Scores (first to {view.get('target')}): {_scores(view, names)}")]
 
 
 def board_picture(view: dict[str, Any], names: list[str]) -> Picture:
-    sizes = view.get("hand_sizes") or []
-    scores = view.get("scores") or []
-    players = [backs(n, CW, CH, seat_name(names, i)) for i, n in enumerate(sizes)]
-    score_text = ", ".join(f"{seat_name(names, i)} {s}" for i, s in enumerate(scores))
-    to_act = _to_act(view, names)
-    sections = [_trick_section(view, names, CW, CH),
-                Section(f"Players · {to_act}", players,
-                        note=f"Scores (first to {view.get('target')}): {score_text}")]
     cards, total = _trick(view)
-    alt = (f"Hidden Rules board. Now: {to_act}. Trick total {total}: "
+    alt = (f"Hidden Rules board. Now: {_to_act(view, names)[1]}. Trick total {total}: "
            + (", ".join(f"{seat_name(names, c['seat'])} {card_words(c['card'])}"
                         for c in cards) or "no card yet")
-           + f". Scores: {score_text}.")
+           + f". Scores: {_scores(view, names)}.")
     return Picture("hiddenrules-board.png", alt_text(alt),
-                   render(sections, CW, CH, per_row=8))
+                   render(board_sections(view, names), CW, CH, per_row=8))
 
 
 def hand_picture(view: dict[str, Any], names: list[str], seat: int, *,

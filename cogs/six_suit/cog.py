@@ -43,6 +43,7 @@ from . import pictures
 ENGINE = ENGINES["six_suit"]
 SEATS_PER_EMBED = 6
 DISCARDS_SHOWN = 16
+PILES = 6  # each player's piles, numbered 1–6 in commands
 ATTRIBUTES = ("number", "colour", "shape")
 CARD_NAME = dict(zip(LABELS, NAMES, strict=True))
 
@@ -515,7 +516,7 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
             pile = int(str(value).strip().split(":")[0].replace("Pile", "").strip())
         except (TypeError, ValueError):
             return None
-        return pile - 1 if 1 <= pile <= 6 else None
+        return pile - 1 if 1 <= pile <= PILES else None
 
     def _plays(self, interaction: discord.Interaction, *, card: bool = True,
                player: bool = True, pile: bool = True) -> tuple[LiveTable, int, list[Play]]:
@@ -563,6 +564,9 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
                              "or pile.")
         raise TableError(f"None of your cards fits {where}: choose another player or pile.")
 
+    NO_PILE_0 = ("Pile 0 is only a note, no pile: choose pile 1–6 (the suggestions list those "
+                 "your card fits).")
+
     @app_commands.command(name="play", description="Cover a pile (yours, a teammate's or an "
                           "opponent's) with a card that shares an attribute.")
     @app_commands.describe(card="A card from your hand, e.g. 3🟥▲ or 3 red triangle.",
@@ -570,12 +574,16 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
                            "only where the card fits).",
                            pile="Pile 1–6 (suggestions list only the piles it fits).")
     async def play(self, interaction: discord.Interaction, card: str, player: str,
-                   pile: app_commands.Range[int, NOTE_NUMBER, 6]) -> None:
+                   pile: app_commands.Range[int, NOTE_NUMBER, PILES]) -> None:
         table, seat, plays = self._mine(interaction, Play, self._no_play_reason)
         if is_note(card) or is_note(player) or is_note(pile):
             # a suggestion's note: why it was given, if that still holds
             self._fitting(table, seat, plays, *self._wanted(table, seat, card, player, pile))
-            refuse_notes(card, player, pile)
+            refuse_notes(card, player)
+            refuse_notes(pile, then=self.NO_PILE_0)  # (also typed by hand: say so)
+        if not 1 <= pile <= PILES:  # a crafted number: Discord checks the range in its client
+            raise TableError(f"There's no pile {pile}: each player's piles are numbered "
+                             f"1–{PILES}.")
         wanted = self._parse_card(card)
         if wanted is None:
             raise TableError(f"{echo(card)} isn't a Six Suit card. Pick one of the suggestions or "
@@ -658,7 +666,7 @@ class SixSuitCog(GameCog, group_name="sixsuit", group_description="Play Six Suit
         return out[:MAX_CHOICES]
 
     @play.autocomplete("pile")
-    @explained(NOTE_NUMBER)
+    @explained(NOTE_NUMBER, top=PILES)
     async def _play_pile_autocomplete(self, interaction: discord.Interaction, current: str):
         table, _seat, plays = self._plays(interaction, pile=False)
         ns = interaction.namespace

@@ -26,9 +26,28 @@ def test_a_note_is_one_plain_choice_within_discords_limits():
 
 def test_nothing_matches_quotes_what_was_typed_short_and_on_one_line():
     [choice] = no_match("zeb\nra" + "x" * 200)
-    assert choice.name.startswith("Nothing matches “zeb ra") and len(choice.name) <= 100
+    assert choice.name.startswith("No suggestion matches “zeb ra") and len(choice.name) <= 100
+    assert choice.name.endswith("or clear it to see all."), choice.name  # said whole
     [blank] = no_match("   ")
     assert "nothing to choose" in blank.name
+
+
+def test_picking_nothing_matches_sends_what_was_typed():
+    """What was typed may be a move the suggestions do not list (Hidden Rules takes `7h`
+    for 7♥, Six Suit `3 red triangle`): picked, the note sends it as typed (a client may
+    also pick the highlighted choice on Enter), and the command judges it; only what no
+    choice's value can carry (over 100 characters, or not a whole number Discord takes)
+    sends the note's own value."""
+    assert no_match("7h")[0].value == "7h"
+    assert no_match("x" * 100)[0].value == "x" * 100
+    assert no_match("x" * 101)[0].value == NOTE
+    assert no_match("123", NOTE_NUMBER)[0].value == 123
+    assert no_match(str(2**53 - 1), NOTE_NUMBER)[0].value == 2**53 - 1
+    for typed in ("12a", str(2**53), "", "-", "-3"):
+        assert no_match(typed, NOTE_NUMBER)[0].value == NOTE_NUMBER, typed
+    # within the option's range only (a client refuses to send a value outside it)
+    assert no_match("6", NOTE_NUMBER, top=6)[0].value == 6
+    assert no_match("7", NOTE_NUMBER, top=6)[0].value == NOTE_NUMBER
 
 
 def test_mentions_become_names_a_choice_can_show():

@@ -239,11 +239,12 @@ class TableDriver:
         return result.text
 
     async def note(self, user: User, command: str, focused: str,
-                   options: dict | None = None, *, says: str = "", channel=None) -> dict:
+                   options: dict | None = None, *, says: str = "", channel=None,
+                   sends: object = None) -> dict:
         """The suggestions of `/<game> command` for `focused` are one note saying `says`
         (not Discord's bare "no options"), within Discord's limits: its name plain text of
-        1–100 characters, its value the note's (a string, or for a whole-number option an
-        integer)."""
+        1–100 characters, its value `sends` or the note's (a string, or for a whole-number
+        option an integer)."""
         choices = await self.fake.autocomplete(user, f"{self.command} {command}",
                                                options or {}, focused=focused,
                                                channel=channel or self.channel)
@@ -252,7 +253,8 @@ class TableDriver:
         name = choice["name"]
         assert 1 <= len(name) <= 100 and not re.search(r"`|\*\*|__", name), choice
         assert says in name, (says, choice)
-        assert choice["value"] in ("-", 0), choice
+        assert choice["value"] == sends if sends is not None else \
+            choice["value"] in ("-", 0), choice
         return choice
 
     async def note_refused(self, user: User, command: str, focused: str,

@@ -539,3 +539,29 @@ async def test_an_option_given_twice_is_refused_naming_it(fake, world, bots):
     result = await fake.slash(world.alice, "suspense new", {"options": "points_target=4"},
                               channel=world.channel)
     assert not result.ephemeral and "`points_target` = **4**" in result.text, result.text
+
+
+async def test_crafted_pile_numbers_get_one_friendly_error(fake, world, bots, caplog):
+    """`pile:` is 0–6 in the command's definition, but "this validation is client-side
+    only" (application-commands.mdx, Autocomplete): a crafted 7 or −7 raised IndexError
+    ("Something went wrong") and −1 read as pile 5 of the player's (`piles[-2]`), which
+    gave a wrong reason. Any number but 1–6 is refused saying piles are 1–6, nothing
+    changed, nothing logged as a failure."""
+    from engines.six_suit.cards import LABELS
+    from engines.six_suit.rules import Play
+    from tests.e2e.test_notes import _predict
+
+    await bots.start()
+    caplog.set_level(logging.WARNING)
+    d = TableDriver(fake, world, bots, "sixsuit")
+    await d.open(world.alice, [world.bob, world.carol], options="max_rounds=4")
+    seat = await d.next_human()
+    user = d.seat_user(seat)
+    play = next(iter(await _predict(d, user, seat) or [Play(0, seat, 0)]))
+    for pile in (7, 100, -1, -6, -7, 2**53 - 1, -(2**53 - 1)):
+        text = await d.refused(user, "play", {"card": LABELS[play.card],
+                                              "player": str(play.target + 1), "pile": pile},
+                               says="piles are numbered 1–6")
+        assert "Something went wrong" not in text and len(text) < 200, text
+    failures = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not failures, [r.getMessage() for r in failures]

@@ -5,7 +5,8 @@ player could not tell whether it was not their turn, they had no such move, they
 playing or the game was over (found playing as a new user). Every game command with
 suggestions now offers one note instead, its name saying why in the command's own words;
 its value, if submitted, is refused in those same words (or, once the game moved on, as
-"only a note") and changes nothing. Each test drives the real bot through the fake.
+"only a note") and changes nothing; the note that no suggestion matches what was typed
+sends what was typed. Each test drives the real bot through the fake.
 """
 
 from __future__ import annotations
@@ -70,14 +71,16 @@ async def test_a_note_picked_after_the_game_moved_on_is_refused_as_a_note(fake, 
 
 
 async def test_typed_text_that_matches_nothing_says_so(fake, world, bots, bot):
-    """A card typed that no suggestion matches: one note saying nothing matches what was
-    typed (quoted), not an empty list; submitted, it is refused as only a note."""
+    """A card typed that no suggestion matches: one note saying no suggestion matches what
+    was typed (quoted), not an empty list; picked, it sends what was typed, which the
+    command refuses as typed text (nothing changed)."""
     d = TableDriver(fake, world, bots, "suspense")
     await d.open(world.alice, [world.bob])
     user = d.seat_user(await d.next_human())
     choice = await d.note(user, "play", "card", {"card": "zebra"},
-                          says="Nothing matches “zebra”")
-    await d.refused(user, "play", {"card": choice["value"]}, says=ONLY_A_NOTE)
+                          says="No suggestion matches “zebra”", sends="zebra")
+    await d.refused(user, "play", {"card": choice["value"]},
+                    says="`zebra` isn't a legal move right now")
 
 
 async def test_suggestions_after_the_game_is_over_say_there_is_no_table(fake, world, bots,
@@ -127,6 +130,16 @@ async def test_suit_taboo_says_why_a_cast_or_an_accusation_is_not_possible(fake,
     await d.note_refused(user, "accuse", "holder", says="Only McNulty")
 
 
+async def _predict(d: TableDriver, user, seat: int) -> list[SixPlay]:
+    """`/sixsuit predict` by the player about to predict; then their legal plays."""
+    result = await d.fake.slash(user, "sixsuit predict", {"number": "1", "colour": "red",
+                                                          "shape": "circle"},
+                                channel=d.channel)
+    assert "✅" in result.text, result.text
+    await d.synced()
+    return [a for a in d.legal(seat) if isinstance(a, SixPlay)]
+
+
 async def test_six_suit_says_predict_first_in_every_option_of_play(fake, world, bots, bot):
     """Before predicting, each of `/sixsuit play`'s suggestions (card, player and the
     whole-number pile, whose note's value is the integer 0) and `/sixsuit discard` say
@@ -143,12 +156,7 @@ async def test_six_suit_says_predict_first_in_every_option_of_play(fake, world, 
         assert choice["value"] == (0 if focused == "pile" else "-"), choice
         await d.note_refused(user, "play", focused, others, says="First predict")
     await d.note_refused(user, "discard", "card", says="First predict")
-    result = await fake.slash(user, "sixsuit predict", {"number": "1", "colour": "red",
-                                                        "shape": "circle"},
-                              channel=d.channel)
-    assert "✅" in result.text, result.text
-    await d.synced()
-    plays = [a for a in d.legal(seat) if isinstance(a, SixPlay)]
+    plays = await _predict(d, user, seat)
     view = d.table.engine.view(d.table.state, seat)
     for label in view["hand"]:
         card = LABELS.index(label)
@@ -219,9 +227,9 @@ async def test_replay_suggestions_say_when_there_is_nothing_to_replay(fake, worl
     await d.play_to_end()
     choice, text = await _note_then_refusal(fake, world.outsider, "replay", "game",
                                             {"game": "99999"}, {}, world.channel)
-    assert choice == {"name": "Nothing matches “99999”: clear what you typed to see every "
-                              "choice.", "value": 0}, choice
-    assert ONLY_A_NOTE in text
+    assert choice == {"name": "No suggestion matches “99999”: send it as typed, or clear it "
+                              "to see all.", "value": 99999}, choice
+    assert "99999" in text and ONLY_A_NOTE not in text, text
 
 
 async def test_config_option_suggestions_say_who_may_set_and_what_comes_first(fake, world,
@@ -241,7 +249,7 @@ async def test_config_option_suggestions_say_who_may_set_and_what_comes_first(fa
     choice, _ = await _note_then_refusal(fake, world.mod, "config set", "option",
                                          {"game": "suspense", "option": "zebra"}, args,
                                          world.channel)
-    assert "Nothing matches “zebra”" in choice["name"], choice
+    assert "No suggestion matches “zebra”" in choice["name"], choice
     assert await bot.storage.get_game_settings(world.guild.id, "suspense") == {}
 
 
@@ -272,3 +280,84 @@ async def test_hidden_rules_tells_the_tricks_starter_to_start_it(fake, world, bo
         await d.take_turn(d.seat_user(seat), choose=_never_enforce)
         await d.synced()
     raise AssertionError("no trick ended")
+
+
+async def test_every_suggested_option_takes_its_notes_value(fake, world, bot):
+    """A note picked is sent only if the option takes its value: a client checks an
+    integer against min_value/max_value and a string against min_length/max_length before
+    it sends the command (discord-api-docs#3967: a choice outside min/max is refused at
+    send; #6471: the length check is on the chosen value), and "This validation is
+    client-side only" (application-commands.mdx, Autocomplete). With `pile:` and `game:`
+    starting at 1, the note 0 could be picked and never sent: the player got the client's
+    bare error, not the note's words. Every option with suggestions takes `-` or 0."""
+    def options(nodes, path=""):
+        for node in nodes:
+            name = f"{path} {node['name']}".strip()
+            if node.get("type") in (None, 1, 2):
+                yield from options(node.get("options") or [], name)
+            else:
+                yield name, node
+
+    suggested = [(name, o) for name, o in options(fake.synced_commands(world.guild))
+                 if o.get("autocomplete")]
+    assert len(suggested) > 20, suggested
+    integers = {name for name, o in suggested if o["type"] == 4}
+    assert integers == {"sixsuit play pile", "replay game"}, integers
+    for name, option in suggested:
+        if option["type"] == 4:
+            assert option.get("min_value", 0) <= 0 <= option.get("max_value", 2**53), \
+                (name, option)
+        else:
+            assert option["type"] == 3, (name, option)
+            assert option.get("min_length", 0) <= 1 <= option.get("max_length", 6000), \
+                (name, option)
+
+
+async def test_a_zero_typed_by_hand_is_refused_as_no_pile_or_game(fake, world, bots, bot):
+    """`pile:` and `game:` take 0 so that their note can be picked; a 0 typed by hand got
+    "That choice was only a note", about a choice the player never made. It says there is
+    no pile 0 (piles are 1–6) and no game 0, and changes nothing."""
+    d = TableDriver(fake, world, bots, "sixsuit")
+    await d.open(world.alice, [world.bob, world.carol], options="max_rounds=4")
+    seat = await d.next_human()
+    user = d.seat_user(seat)
+    plays = await _predict(d, user, seat)
+    if not plays:
+        pytest.skip("no card fits any pile")
+    play = plays[0]
+    text = await d.refused(user, "play", {"card": LABELS[play.card],
+                                          "player": str(play.target + 1), "pile": 0},
+                           says="Pile 0 is only a note, no pile: choose pile 1–6")
+    assert "That choice" not in text, text
+    await d.play_to_end()
+    result = await fake.slash(world.alice, "replay", {"game": 0}, channel=world.channel)
+    assert result.ephemeral and result.text.startswith("⚠️ Game 0 is only a note, no "
+                                                       "game:"), result.text
+
+
+async def test_typed_text_the_suggestions_do_not_list_is_sent_as_typed(fake, world, bots, bot):
+    """`/hiddenrules play card:7h` plays the 7♥ (its refusal says to type cards like `7h`),
+    but the suggestions list `7♥`: typing `7h` offered the note "Nothing matches" whose
+    value, picked (or taken by Enter), was refused as only a note. The note says no
+    suggestion matches and, picked, sends `7h` as typed: the card is played."""
+    from tests.e2e.test_hidden_rules import keep_by_slash
+
+    d = TableDriver(fake, world, bots, "hiddenrules")
+    await d.open(world.alice, [world.bob, world.carol], options="turn_seconds=0")
+    for user in (world.alice, world.bob, world.carol):
+        await keep_by_slash(fake, world, user)
+    await d.synced()
+    seat = await d.next_human()
+    user = d.seat_user(seat)
+    hand = d.table.engine.view(d.table.state, seat)["hand"]
+    card = next((c for c in hand if not c.startswith("A")), None)
+    if card is None:
+        pytest.skip("a hand of aces only")
+    typed = card[:-1] + {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}[card[-1]]
+    choice = await d.note(user, "play", "card", {"card": typed},
+                          says=f"No suggestion matches “{typed}”", sends=typed)
+    result = await fake.slash(user, "hiddenrules play", {"card": choice["value"]},
+                              channel=d.channel)
+    assert result.ephemeral and "✅" in result.text, result.text
+    await d.synced()
+    assert card not in d.table.engine.view(d.table.state, seat)["hand"]
