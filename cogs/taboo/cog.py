@@ -311,6 +311,13 @@ class TabooCog(GameCog, group_name="taboo", group_description="Play Taboo."):
             if kind in (Jack, Joker):
                 return (f"After a draw only the card you just drew (`{drawn}`) can be used: "
                         "a jack or joker in hand waits a turn.")
+            special = next((e["special"] for e in view.get("hand") or []
+                            if e["card"] == drawn), None)
+            if special in ("jack", "joker"):
+                # the drawn card is the move: say which command plays it (under 100
+                # characters, so the suggestion note shows it whole)
+                return (f"The card you just drew (`{drawn}`) is a {special}: use "
+                        f"`/taboo {special}`, or `/taboo place` a card.")
             return (f"After a draw only the card you just drew (`{drawn}`) may capture, and "
                     "it can't: use `/taboo place`.")
         if kind is Place:
